@@ -1,0 +1,33 @@
+package io.rekey.cli;
+
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import java.util.List;
+
+/**
+ * One subcommand: its options, how to turn them into its typed options record, and how to run it.
+ *
+ * @param <O> the command's typed options
+ */
+interface Command<O> {
+  String name();
+
+  /** One line for the root usage. */
+  String summary();
+
+  /** The command's own options (the common ones are added by {@link Main}). */
+  List<OptionDef<?>> options();
+
+  /**
+   * Builds the typed options from validated values, checking what single values cannot show.
+   *
+   * @throws io.rekey.options.InvalidOptionException naming the option, the value and the fix
+   */
+  O typed(OptionValues values);
+
+  /**
+   * Runs the command. Throws {@link io.rekey.RekeyException} for failures the user can act on and
+   * {@link io.rekey.options.InvalidOptionException} for option values that cannot be used.
+   */
+  ExitCode run(O options, CommandContext context) throws Exception;
+}

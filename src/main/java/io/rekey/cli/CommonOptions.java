@@ -1,0 +1,49 @@
+package io.rekey.cli;
+
+import io.rekey.hbase.HBaseSettings;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/** Options every command takes: where HBase is, where to write JSON, a job file. */
+final class CommonOptions {
+  static final OptionDef<String> ZK =
+      OptionDef.text(
+          HBaseSettings.ZK_OPTION,
+          "HOST:PORT[,HOST:PORT]",
+          "ZooKeeper quorum of the HBase cluster; overrides the one in --hbase-conf");
+  static final OptionDef<Path> HBASE_CONF =
+      OptionDef.path(
+          "hbase-conf",
+          "DIR",
+          "directory holding hbase-site.xml (default: $HBASE_CONF_DIR, else the classpath)");
+  static final OptionDef<Path> JSON =
+      OptionDef.path("json", "FILE", "also write the result as JSON to FILE ('-' for stdout)");
+  static final OptionDef<Path> CONF =
+      OptionDef.path(
+          "conf",
+          "FILE",
+          "job file: key = value lines with these options' names; command-line options win");
+
+  private CommonOptions() {}
+
+  /** The common options, which every command's usage lists after its own. */
+  static List<OptionDef<?>> declared() {
+    return List.of(ZK, HBASE_CONF, JSON, CONF);
+  }
+
+  /** Options that make sense in a job file ({@code --conf} inside a job file does not). */
+  static List<OptionDef<?>> declaredInFiles() {
+    return List.of(ZK, HBASE_CONF, JSON);
+  }
+
+  static HBaseSettings hbaseSettings(OptionValues values, Map<String, String> env) {
+    Path confDir = values.get(HBASE_CONF);
+    if (confDir == null && env.get("HBASE_CONF_DIR") != null) {
+      confDir = Path.of(env.get("HBASE_CONF_DIR"));
+    }
+    return new HBaseSettings(values.get(ZK), confDir);
+  }
+}

@@ -1,0 +1,43 @@
+package io.rekey.cli;
+
+import io.rekey.describe.DescribeJob;
+import io.rekey.describe.DescribeOptions;
+import io.rekey.describe.DescribeResult;
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import io.rekey.report.DescribeText;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Connection;
+
+/** {@code describe}: a table's families, regions and design checks. */
+final class DescribeCommand implements Command<DescribeOptions> {
+  @Override
+  public String name() {
+    return "describe";
+  }
+
+  @Override
+  public String summary() {
+    return "show a table's families, regions and the schema design checks (no Spark needed)";
+  }
+
+  @Override
+  public List<OptionDef<?>> options() {
+    return DescribeOptions.declared();
+  }
+
+  @Override
+  public DescribeOptions typed(OptionValues values) {
+    return DescribeOptions.from(values);
+  }
+
+  @Override
+  public ExitCode run(DescribeOptions options, CommandContext context) throws Exception {
+    try (Connection connection = HBaseConnections.open(context.hbase())) {
+      DescribeResult result = new DescribeJob(connection, options).execute();
+      context.emit(DescribeText.render(result), result);
+    }
+    return ExitCode.OK;
+  }
+}

@@ -1,0 +1,43 @@
+package io.rekey.cli;
+
+import io.rekey.generate.GenerateJob;
+import io.rekey.generate.GenerateOptions;
+import io.rekey.generate.GenerateResult;
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import io.rekey.report.GenerateText;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Connection;
+
+/** {@code generate}: a sample messages table with a time-first row key. */
+final class GenerateCommand implements Command<GenerateOptions> {
+  @Override
+  public String name() {
+    return "generate";
+  }
+
+  @Override
+  public String summary() {
+    return "write a sample messages table with a time-first (hotspotting) row key";
+  }
+
+  @Override
+  public List<OptionDef<?>> options() {
+    return GenerateOptions.declared();
+  }
+
+  @Override
+  public GenerateOptions typed(OptionValues values) {
+    return GenerateOptions.from(values);
+  }
+
+  @Override
+  public ExitCode run(GenerateOptions options, CommandContext context) throws Exception {
+    try (Connection connection = HBaseConnections.open(context.hbase())) {
+      GenerateResult result = new GenerateJob(connection, options).execute();
+      context.emit(GenerateText.render(result), result);
+    }
+    return ExitCode.OK;
+  }
+}

@@ -1,0 +1,169 @@
+package io.rekey.cli;
+
+import io.rekey.RekeyException;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code hbase-rekey} command line: one subcommand per job. The only class that exits the JVM;
+ * everything below it returns results or throws.
+ */
+public final class Main {
+  /** The program name in usage text. */
+  public static final String PROGRAM = "hbase-rekey";
+
+  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+
+  private final PrintStream out;
+  private final PrintStream err;
+  private final Map<String, String> env;
+  private final Map<String, Command<?>> commands = new LinkedHashMap<>();
+
+  /**
+   * @param env the environment ({@code HBASE_CONF_DIR} is read from it)
+   */
+  public Main(PrintStream out, PrintStream err, Map<String, String> env) {
+    this.out = out;
+    this.err = err;
+    this.env = Map.copyOf(env);
+    for (Command<?> c : List.<Command<?>>of(new DescribeCommand(), new GenerateCommand())) {
+      commands.put(c.name(), c);
+    }
+  }
+
+  public static void main(String[] args) {
+    ExitCode code = new Main(System.out, System.err, System.getenv()).run(args);
+    System.out.flush();
+    System.exit(code.code());
+  }
+
+  /** Runs one command line and says how it ended. */
+  public ExitCode run(String... args) {
+    if (args.length == 0) {
+      err.print(rootUsage());
+      return ExitCode.USAGE;
+    }
+    String name = args[0];
+    if (name.equals("--help") || name.equals("-h") || name.equals("help")) {
+      out.print(rootUsage());
+      return ExitCode.OK;
+    }
+    Command<?> command = commands.get(name);
+    if (command == null) {
+      err.println(
+          "error: unknown command '"
+              + name
+              + "'; the commands are: "
+              + String.join(", ", commands.keySet()));
+      err.print(rootUsage());
+      return ExitCode.USAGE;
+    }
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    List<OptionDef<?>> declared = new ArrayList<>(command.options());
+    declared.addAll(CommonOptions.declared());
+    String program = PROGRAM + " " + name;
+    ScoptParser.Outcome outcome = ScoptParser.parse(program, command.summary(), declared, rest);
+    if (outcome instanceof ScoptParser.Help help) {
+      out.println(help.usage());
+      return ExitCode.OK;
+    }
+    if (outcome instanceof ScoptParser.Failed failed) {
+      for (String e : failed.errors()) {
+        err.println("error: " + e);
+      }
+      err.println(failed.usage());
+      return ExitCode.USAGE;
+    }
+    return runParsed(command, program, declared, ((ScoptParser.Parsed) outcome).values());
+  }
+
+  private <O> ExitCode runParsed(
+      Command<O> command, String program, List<OptionDef<?>> declared, OptionValues cli) {
+    String name = command.name();
+    OptionValues values;
+    O options;
+    CommandContext context;
+    try {
+      values = withJobFile(command, cli).validate(declared);
+      options = command.typed(values);
+      context =
+          new CommandContext(
+              out, err, CommonOptions.hbaseSettings(values, env), values.get(CommonOptions.JSON));
+    } catch (InvalidOptionException e) {
+      return usageError(program, e);
+    }
+    try {
+      return command.run(options, context);
+    } catch (InvalidOptionException e) {
+      return usageError(program, e);
+    } catch (RekeyException e) {
+      LOG.debug("{} failed", name, e);
+      err.println("error: " + name + ": " + e.getMessage());
+      return ExitCode.FAILED;
+    } catch (Exception | LinkageError e) {
+      err.println(
+          "error: "
+              + name
+              + " failed unexpectedly: "
+              + e
+              + " (this is a bug in hbase-rekey; the stack trace follows)");
+      e.printStackTrace(err);
+      return ExitCode.FAILED;
+    }
+  }
+
+  private static OptionValues withJobFile(Command<?> command, OptionValues cli) {
+    Path file = cli.get(CommonOptions.CONF);
+    if (file == null) {
+      return cli;
+    }
+    List<OptionDef<?>> inFile = new ArrayList<>(command.options());
+    inFile.addAll(CommonOptions.declaredInFiles());
+    return cli.over(OptionValues.fromFile(file, command.name(), inFile));
+  }
+
+  private ExitCode usageError(String program, InvalidOptionException e) {
+    err.println("error: " + e.getMessage());
+    err.println("run '" + program + " --help' for the options");
+    return ExitCode.USAGE;
+  }
+
+  /**
+   * Checks a job file the way {@code --conf FILE} would, without running anything.
+   *
+   * @return the command's typed options built from the file
+   */
+  public Object checkJobFile(String commandName, Path file) {
+    Command<?> command = commands.get(commandName);
+    if (command == null) {
+      throw new InvalidOptionException(
+          file + ": command '" + commandName + "' does not exist; use one of " + commands.keySet());
+    }
+    List<OptionDef<?>> declared = new ArrayList<>(command.options());
+    declared.addAll(CommonOptions.declared());
+    List<OptionDef<?>> inFile = new ArrayList<>(command.options());
+    inFile.addAll(CommonOptions.declaredInFiles());
+    return command.typed(OptionValues.fromFile(file, commandName, inFile).validate(declared));
+  }
+
+  private String rootUsage() {
+    StringBuilder usage = new StringBuilder();
+    usage.append("Usage: ").append(PROGRAM).append(" COMMAND [OPTIONS]\n\n");
+    usage.append("Audit, re-key, index and verify HBase tables.\n\nCommands:\n");
+    for (Command<?> c : commands.values()) {
+      usage.append(String.format("  %-10s %s%n", c.name(), c.summary()));
+    }
+    usage.append("\nRun '").append(PROGRAM).append(" COMMAND --help' for a command's options.\n");
+    return usage.toString();
+  }
+}

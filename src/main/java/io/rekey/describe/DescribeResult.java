@@ -1,0 +1,15 @@
+package io.rekey.describe;
+
+import java.util.List;
+
+/**
+ * What {@code describe} found: the table as HBase reports it and the design checks that fired.
+ *
+ * @param table families and regions
+ * @param findings most severe first
+ */
+public record DescribeResult(TableDescription table, List<Finding> findings) {
+  public DescribeResult {
+    findings = List.copyOf(findings);
+  }
+}

@@ -1,0 +1,25 @@
+package io.rekey.describe;
+
+/**
+ * A column family's settings as HBase reports them.
+ *
+ * @param ttlSeconds the time to live; {@link Integer#MAX_VALUE} is HBase's FOREVER
+ */
+public record FamilyDescription(
+    String name,
+    int maxVersions,
+    int minVersions,
+    int ttlSeconds,
+    String compression,
+    String bloomFilter,
+    int blockSize,
+    String dataBlockEncoding,
+    boolean inMemory,
+    boolean blockCache) {
+  /** HBase's value for "no TTL". */
+  public static final int FOREVER = Integer.MAX_VALUE;
+
+  public boolean hasTtl() {
+    return ttlSeconds != FOREVER;
+  }
+}

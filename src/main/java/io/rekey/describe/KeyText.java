@@ -1,0 +1,14 @@
+package io.rekey.describe;
+
+import java.util.HexFormat;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * A row key shown two ways: printable (HBase's {@code toStringBinary}, non-printing bytes as
+ * {@code \xNN}) and hex.
+ */
+public record KeyText(String printable, String hex) {
+  public static KeyText of(byte[] key) {
+    return new KeyText(Bytes.toStringBinary(key), HexFormat.of().formatHex(key));
+  }
+}

@@ -1,0 +1,21 @@
+package io.rekey.describe;
+
+/**
+ * One region: its key range, where it is served and how much it stores.
+ *
+ * @param storeFileBytes bytes in store files (HFiles) on disk
+ * @param memStoreBytes bytes written but not flushed yet
+ */
+public record RegionDescription(
+    String name,
+    KeyText startKey,
+    KeyText endKey,
+    String server,
+    long storeFileBytes,
+    int storeFileCount,
+    long memStoreBytes) {
+  /** What the region holds, flushed or not: the size the skew check compares. */
+  public long totalBytes() {
+    return storeFileBytes + memStoreBytes;
+  }
+}

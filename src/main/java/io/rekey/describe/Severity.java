@@ -1,0 +1,8 @@
+package io.rekey.describe;
+
+/** How much a finding matters, from a note to something that will hurt. */
+public enum Severity {
+  INFO,
+  WARN,
+  ERROR
+}

@@ -1,0 +1,12 @@
+package io.rekey.describe;
+
+import java.util.List;
+
+/** A table's families and regions as HBase reports them: the input of the design checks. */
+public record TableDescription(
+    String table, List<FamilyDescription> families, List<RegionDescription> regions) {
+  public TableDescription {
+    families = List.copyOf(families);
+    regions = List.copyOf(regions);
+  }
+}

@@ -1,0 +1,89 @@
+package io.rekey.generate;
+
+import io.rekey.hbase.TableInspector;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * Options of {@code generate}.
+ *
+ * @param table where to write; created when missing
+ * @param rows how many message rows
+ * @param seed the same seed gives the same rows
+ * @param senders how many distinct senders
+ * @param startMillis the first message's time
+ * @param multiVersionPercent the share of rows with 2–3 versions of {@code m:read}
+ * @param allowNonEmpty write even when the table already holds rows
+ */
+public record GenerateOptions(
+    TableName table,
+    long rows,
+    long seed,
+    int senders,
+    long startMillis,
+    int multiVersionPercent,
+    boolean allowNonEmpty) {
+  public static final OptionDef<String> TABLE =
+      OptionDef.text("table", "NS:TABLE", "the messages table to fill (created when missing)")
+          .required();
+  public static final OptionDef<Long> ROWS =
+      OptionDef.number("rows", "N", "how many message rows to write", 1, 1_000_000_000L)
+          .withDefault(10_000L);
+  public static final OptionDef<Long> SEED =
+      OptionDef.number(
+              "seed", "N", "random seed: the same seed writes the same rows", 0, Long.MAX_VALUE)
+          .withDefault(42L);
+  public static final OptionDef<Long> SENDERS =
+      OptionDef.number(
+              "senders", "N", "distinct senders, drawn Zipf-like so a few send most", 1, 1_000_000)
+          .withDefault(1_000L);
+  public static final OptionDef<String> START_TIME =
+      OptionDef.text(
+              "start-time",
+              "INSTANT",
+              "time of the first message, ISO-8601 (2026-01-01T00:00:00Z) or epoch millis")
+          .withDefault("2026-01-01T00:00:00Z");
+  public static final OptionDef<Long> MULTI_VERSION_PERCENT =
+      OptionDef.number(
+              "multi-version-percent", "P", "percent of rows with 2-3 versions of m:read", 0, 100)
+          .withDefault(10L);
+  public static final OptionDef<Boolean> ALLOW_NONEMPTY =
+      OptionDef.flag("allow-nonempty", "write into a table that already holds rows");
+
+  /** Every option of {@code generate}, in usage order. */
+  public static List<OptionDef<?>> declared() {
+    return List.of(TABLE, ROWS, SEED, SENDERS, START_TIME, MULTI_VERSION_PERCENT, ALLOW_NONEMPTY);
+  }
+
+  /** Builds and checks the options from validated values. */
+  public static GenerateOptions from(OptionValues values) {
+    return new GenerateOptions(
+        TableInspector.tableName(TABLE.name(), values.get(TABLE)),
+        values.get(ROWS),
+        values.get(SEED),
+        values.get(SENDERS).intValue(),
+        parseInstant(values.get(START_TIME)),
+        values.get(MULTI_VERSION_PERCENT).intValue(),
+        values.get(ALLOW_NONEMPTY));
+  }
+
+  private static long parseInstant(String raw) {
+    String text = raw.trim();
+    if (text.matches("\\d{1,15}")) {
+      return Long.parseLong(text);
+    }
+    try {
+      return Instant.parse(text).toEpochMilli();
+    } catch (DateTimeParseException e) {
+      throw InvalidOptionException.of(
+          START_TIME.name(),
+          raw,
+          "is neither an ISO-8601 instant (2026-01-01T00:00:00Z) nor epoch milliseconds");
+    }
+  }
+}

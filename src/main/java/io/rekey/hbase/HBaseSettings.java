@@ -1,0 +1,112 @@
+package io.rekey.hbase;
+
+import io.rekey.options.InvalidOptionException;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseConfiguration;
+
+/**
+ * Where the HBase cluster is: a ZooKeeper quorum given with {@code --zk}, a configuration directory
+ * (holding {@code hbase-site.xml}) given with {@code --hbase-conf} or {@code $HBASE_CONF_DIR}, or
+ * neither (then {@code hbase-site.xml} on the classpath, as HBase itself does). {@code --zk} wins
+ * over the directory's quorum.
+ *
+ * @param zkQuorum {@code host:port[,host:port…]}, or null
+ * @param confDir a directory with {@code hbase-site.xml}, or null
+ */
+public record HBaseSettings(String zkQuorum, Path confDir) implements Serializable {
+  /** The option name for the quorum, for messages. */
+  public static final String ZK_OPTION = "zk";
+
+  public HBaseSettings {
+    if (zkQuorum != null) {
+      parseQuorum(zkQuorum);
+    }
+    if (confDir != null && !Files.isRegularFile(confDir.resolve("hbase-site.xml"))) {
+      throw InvalidOptionException.of(
+          "hbase-conf",
+          confDir.toString(),
+          "holds no hbase-site.xml; give the directory with the cluster's hbase-site.xml"
+              + " (for the local HBase: var/conf after jobs/hbase-local.sh start)");
+    }
+  }
+
+  /** A ZooKeeper server: host and client port. */
+  public record ZkServer(String host, int port) {}
+
+  /**
+   * Splits {@code host:port[,host:port…]} (port 2181 when left out).
+   *
+   * @throws InvalidOptionException naming the bad part
+   */
+  public static List<ZkServer> parseQuorum(String quorum) {
+    List<ZkServer> servers = new ArrayList<>();
+    for (String part : quorum.split(",")) {
+      String p = part.trim();
+      if (p.isEmpty()) {
+        throw InvalidOptionException.of(
+            ZK_OPTION, quorum, "has an empty server; write host:port[,host:port...]");
+      }
+      int colon = p.lastIndexOf(':');
+      String host = colon < 0 ? p : p.substring(0, colon);
+      int port = 2181;
+      if (colon >= 0) {
+        try {
+          port = Integer.parseInt(p.substring(colon + 1));
+        } catch (NumberFormatException e) {
+          port = -1;
+        }
+        if (port < 1 || port > 65535) {
+          throw InvalidOptionException.of(
+              ZK_OPTION, quorum, "has port '" + p.substring(colon + 1) + "'; use 1..65535");
+        }
+      }
+      if (host.isEmpty()) {
+        throw InvalidOptionException.of(ZK_OPTION, quorum, "has a server without a host name");
+      }
+      servers.add(new ZkServer(host, port));
+    }
+    return List.copyOf(servers);
+  }
+
+  /** The Hadoop configuration these settings describe. */
+  public Configuration toConfiguration() {
+    Configuration conf = HBaseConfiguration.create();
+    if (confDir != null) {
+      for (String file : List.of("core-site.xml", "hdfs-site.xml", "hbase-site.xml")) {
+        Path p = confDir.resolve(file);
+        if (Files.isRegularFile(p)) {
+          conf.addResource(new org.apache.hadoop.fs.Path(p.toUri()));
+        }
+      }
+    }
+    if (zkQuorum != null) {
+      List<ZkServer> servers = parseQuorum(zkQuorum);
+      List<String> hosts = new ArrayList<>();
+      for (ZkServer s : servers) {
+        hosts.add(s.host() + ":" + s.port());
+      }
+      conf.set("hbase.zookeeper.quorum", String.join(",", hosts));
+      conf.setInt("hbase.zookeeper.property.clientPort", servers.get(0).port());
+    }
+    return conf;
+  }
+
+  /** How a person would describe where these settings point, for messages. */
+  public String describe(Configuration conf) {
+    String quorum = conf.get("hbase.zookeeper.quorum", "localhost");
+    String port = conf.get("hbase.zookeeper.property.clientPort", "2181");
+    String where = quorum.contains(":") ? quorum : quorum + " (port " + port + ")";
+    if (zkQuorum != null) {
+      return "ZooKeeper " + where + " (--zk)";
+    }
+    if (confDir != null) {
+      return "ZooKeeper " + where + " (from " + confDir.resolve("hbase-site.xml") + ")";
+    }
+    return "ZooKeeper " + where + " (no --zk or --hbase-conf given)";
+  }
+}

@@ -1,0 +1,65 @@
+package io.rekey.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rekey.options.OptionValues;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** Every example in {@code conf/} must pass the same validation a real run applies. */
+class ConfFilesTest {
+  static final Path CONF = Path.of("conf");
+
+  @Test
+  void everyJobFileValidatesForItsCommand() throws Exception {
+    List<Path> files;
+    try (Stream<Path> s = Files.list(CONF.resolve("jobs"))) {
+      files = s.filter(p -> p.toString().endsWith(".properties")).sorted().toList();
+    }
+    assertThat(files).isNotEmpty();
+    Main main = new Main(System.out, System.err, Map.of());
+    for (Path file : files) {
+      Properties props = load(file);
+      String command = props.getProperty(OptionValues.COMMAND_KEY);
+      assertThat(command).as("%s must say which command it is for", file).isNotBlank();
+      Object options = main.checkJobFile(command.trim(), file);
+      assertThat(options).as(file.toString()).isNotNull();
+    }
+  }
+
+  @Test
+  void loggingConfigurationIsThere() throws Exception {
+    Properties props = load(CONF.resolve("log4j2.properties"));
+    assertThat(props.getProperty("rootLogger.level")).isEqualTo("warn");
+    assertThat(props.getProperty("logger.rekey.name")).isEqualTo("io.rekey");
+  }
+
+  @Test
+  void everyFileInConfIsKnown() throws Exception {
+    try (Stream<Path> s = Files.walk(CONF)) {
+      s.filter(Files::isRegularFile)
+          .forEach(
+              p ->
+                  assertThat(
+                          p.toString().endsWith(".properties")
+                              && (p.getParent().equals(CONF)
+                                  || p.getParent().equals(CONF.resolve("jobs"))))
+                      .as("%s: conf/ holds log4j2.properties and conf/jobs/*.properties", p)
+                      .isTrue());
+    }
+  }
+
+  private static Properties load(Path file) throws Exception {
+    Properties props = new Properties();
+    try (Reader in = Files.newBufferedReader(file)) {
+      props.load(in);
+    }
+    return props;
+  }
+}

@@ -1,0 +1,65 @@
+package io.rekey.testing;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HBaseTestingUtility;
+import org.apache.hadoop.hbase.TableName;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One real HBase mini cluster (ZooKeeper, HDFS, master, one region server) per test JVM, started
+ * by the first IT that asks for it and stopped when JUnit finishes. ITs use it with {@code
+ * @ExtendWith(MiniHBase.class)} and {@link #util()}.
+ */
+public final class MiniHBase implements BeforeAllCallback {
+  private static HBaseTestingUtility util;
+  private static final AtomicInteger TABLES = new AtomicInteger();
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    synchronized (MiniHBase.class) {
+      if (util != null) {
+        return;
+      }
+      HBaseTestingUtility started = new HBaseTestingUtility();
+      Configuration conf = started.getConfiguration();
+      // The web UIs need reflection JDK 17 refuses without flags, and no test looks at them.
+      conf.setInt("hbase.master.info.port", -1);
+      conf.setInt("hbase.regionserver.info.port", -1);
+      conf.setInt("hbase.client.retries.number", 10);
+      started.startMiniCluster(1);
+      util = started;
+      context
+          .getRoot()
+          .getStore(ExtensionContext.Namespace.GLOBAL)
+          .put(MiniHBase.class.getName(), (ExtensionContext.Store.CloseableResource) MiniHBase::stop);
+    }
+  }
+
+  private static void stop() throws Exception {
+    synchronized (MiniHBase.class) {
+      if (util != null) {
+        util.shutdownMiniCluster();
+        util = null;
+      }
+    }
+  }
+
+  public static HBaseTestingUtility util() {
+    if (util == null) {
+      throw new IllegalStateException("annotate the test class with @ExtendWith(MiniHBase.class)");
+    }
+    return util;
+  }
+
+  /** {@code 127.0.0.1:PORT} of the mini cluster's ZooKeeper, as {@code --zk} takes it. */
+  public static String zkQuorum() {
+    return "127.0.0.1:" + util().getZkCluster().getClientPort();
+  }
+
+  /** A table name no other test uses, in namespace {@code default}. */
+  public static TableName uniqueTable(String prefix) {
+    return TableName.valueOf(prefix + "_" + TABLES.incrementAndGet());
+  }
+}
