@@ -1,8 +1,8 @@
 package io.rekey;
 
 /**
- * A failure the user can act on: the message names what failed, on which table or file, and what
- * to do. The CLI prints it as one line and exits 1; anything else is a bug and is printed with its
+ * A failure the user can act on: the message names what failed, on which table or file, and what to
+ * do. The CLI prints it as one line and exits 1; anything else is a bug and is printed with its
  * cause.
  */
 public class RekeyException extends RuntimeException {

@@ -36,7 +36,8 @@ public final class Main {
     this.out = out;
     this.err = err;
     this.env = Map.copyOf(env);
-    for (Command<?> c : List.<Command<?>>of(new DescribeCommand(), new GenerateCommand())) {
+    for (Command<?> c :
+        List.<Command<?>>of(new StatusCommand(), new DescribeCommand(), new GenerateCommand())) {
       commands.put(c.name(), c);
     }
   }

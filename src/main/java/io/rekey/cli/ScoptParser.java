@@ -37,7 +37,9 @@ final class ScoptParser {
   static Outcome parse(String program, String summary, List<OptionDef<?>> defs, String[] args) {
     OParser<?, OptionValues> parser = build(program, summary, defs);
     Tuple2<scala.Option<OptionValues>, scala.collection.immutable.List<OEffect>> result =
-        OParser.runParser(parser, JavaConverters.asScalaBuffer(Arrays.asList(args)).toList(),
+        OParser.runParser(
+            parser,
+            JavaConverters.asScalaBuffer(Arrays.asList(args)).toList(),
             OptionValues.empty());
     List<String> errors = new ArrayList<>();
     String shown = null;
@@ -86,7 +88,6 @@ final class ScoptParser {
       parts.add(opt);
     }
     parts.add(b.help("help").text("show this help and exit"));
-    return OParser.sequence(
-        b.programName(program), JavaConverters.asScalaBuffer(parts).toList());
+    return OParser.sequence(b.programName(program), JavaConverters.asScalaBuffer(parts).toList());
   }
 }

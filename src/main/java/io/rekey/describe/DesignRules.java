@@ -1,5 +1,6 @@
 package io.rekey.describe;
 
+import io.rekey.Sizes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -134,7 +135,7 @@ public final class DesignRules {
               "single-region",
               Severity.WARN,
               table.table(),
-              "1 region holding " + only.totalBytes() + " bytes on " + only.server(),
+              "1 region holding " + bytes(only.totalBytes()) + " on " + only.server(),
               "every read and write goes to one region server; pre-split the table from the"
                   + " key layout's split points (rekey creates the target that way)"));
       return;
@@ -158,16 +159,20 @@ public final class DesignRules {
               "largest region "
                   + largest.name()
                   + " holds "
-                  + max
-                  + " bytes, smallest "
+                  + bytes(max)
+                  + ", smallest "
                   + smallest.name()
                   + " holds "
-                  + min
-                  + " bytes ("
+                  + bytes(min)
+                  + " ("
                   + ratio
                   + ")",
               "the key design concentrates data; run 'audit' to see where writes land and"
                   + " consider a salted or hashed key prefix"));
     }
+  }
+
+  private static String bytes(long n) {
+    return n < 1024 ? n + " bytes" : n + " bytes (" + Sizes.human(n) + ")";
   }
 }

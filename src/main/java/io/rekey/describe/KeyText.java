@@ -4,8 +4,8 @@ import java.util.HexFormat;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
- * A row key shown two ways: printable (HBase's {@code toStringBinary}, non-printing bytes as
- * {@code \xNN}) and hex.
+ * A row key shown two ways: printable (HBase's {@code toStringBinary}, non-printing bytes as {@code
+ * \xNN}) and hex.
  */
 public record KeyText(String printable, String hex) {
   public static KeyText of(byte[] key) {

@@ -1,7 +1,8 @@
 package io.rekey.describe;
 
 /**
- * One region: its key range, where it is served and how much it stores.
+ * One region: its key range, where it is served and how much it stores. HBase reports region sizes
+ * in whole mebibytes, so a region under 1 MiB shows 0 bytes.
  *
  * @param storeFileBytes bytes in store files (HFiles) on disk
  * @param memStoreBytes bytes written but not flushed yet

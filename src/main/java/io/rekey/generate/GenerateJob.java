@@ -53,16 +53,23 @@ public final class GenerateJob {
     long started = System.nanoTime();
     TableName name = options.table();
     boolean created = createIfMissing(name);
-    if (!created && !options.allowNonEmpty() && hasRows(name)) {
+    if (!created && options.ifNonEmpty() != GenerateOptions.IfNonEmpty.APPEND && hasRows(name)) {
+      if (options.ifNonEmpty() == GenerateOptions.IfNonEmpty.SKIP) {
+        LOG.info("generate: {} already holds rows; skipping as --if-nonempty skip asks", name);
+        return GenerateResult.skipped(name.getNameAsString(), (System.nanoTime() - started) / 1e9);
+      }
       throw new RekeyException(
           "table "
               + name.getNameAsString()
               + " already holds rows; generate refuses to mix data sets. Use another --table,"
-              + " truncate it, or pass --allow-nonempty");
+              + " truncate it, or pass --if-nonempty append (or skip)");
     }
     MessageGenerator generator =
         new MessageGenerator(
-            options.seed(), options.senders(), options.startMillis(), options.multiVersionPercent());
+            options.seed(),
+            options.senders(),
+            options.startMillis(),
+            options.multiVersionPercent());
     Map<String, Long> bySender = new HashMap<>();
     long cells = 0;
     long bytes = 0;
@@ -70,8 +77,7 @@ public final class GenerateJob {
     String lastKey = null;
     long firstTs = 0;
     long lastTs = 0;
-    BufferedMutatorParams params =
-        new BufferedMutatorParams(name).writeBufferSize(8L << 20);
+    BufferedMutatorParams params = new BufferedMutatorParams(name).writeBufferSize(8L << 20);
     try (BufferedMutator mutator = connection.getBufferedMutator(params)) {
       for (long row = 0; row < options.rows(); row++) {
         Message m = generator.next();
@@ -118,6 +124,7 @@ public final class GenerateJob {
         lastTs,
         top,
         created,
+        false,
         (System.nanoTime() - started) / 1e9);
   }
 

@@ -18,7 +18,7 @@ import org.apache.hadoop.hbase.TableName;
  * @param senders how many distinct senders
  * @param startMillis the first message's time
  * @param multiVersionPercent the share of rows with 2–3 versions of {@code m:read}
- * @param allowNonEmpty write even when the table already holds rows
+ * @param ifNonEmpty what to do when the table already holds rows
  */
 public record GenerateOptions(
     TableName table,
@@ -27,7 +27,17 @@ public record GenerateOptions(
     int senders,
     long startMillis,
     int multiVersionPercent,
-    boolean allowNonEmpty) {
+    IfNonEmpty ifNonEmpty) {
+  /** What {@code generate} does with a table that already holds rows. */
+  public enum IfNonEmpty {
+    /** Stop with an error: the default, so data sets are never mixed by accident. */
+    FAIL,
+    /** Write nothing and say so: for scripts that may run twice, like the demo. */
+    SKIP,
+    /** Write the rows next to what is there. */
+    APPEND
+  }
+
   public static final OptionDef<String> TABLE =
       OptionDef.text("table", "NS:TABLE", "the messages table to fill (created when missing)")
           .required();
@@ -52,12 +62,16 @@ public record GenerateOptions(
       OptionDef.number(
               "multi-version-percent", "P", "percent of rows with 2-3 versions of m:read", 0, 100)
           .withDefault(10L);
-  public static final OptionDef<Boolean> ALLOW_NONEMPTY =
-      OptionDef.flag("allow-nonempty", "write into a table that already holds rows");
+  public static final OptionDef<IfNonEmpty> IF_NONEMPTY =
+      OptionDef.choice(
+          "if-nonempty",
+          "when the table already holds rows: fail, skip (write nothing) or append",
+          IfNonEmpty.class,
+          IfNonEmpty.FAIL);
 
   /** Every option of {@code generate}, in usage order. */
   public static List<OptionDef<?>> declared() {
-    return List.of(TABLE, ROWS, SEED, SENDERS, START_TIME, MULTI_VERSION_PERCENT, ALLOW_NONEMPTY);
+    return List.of(TABLE, ROWS, SEED, SENDERS, START_TIME, MULTI_VERSION_PERCENT, IF_NONEMPTY);
   }
 
   /** Builds and checks the options from validated values. */
@@ -69,7 +83,7 @@ public record GenerateOptions(
         values.get(SENDERS).intValue(),
         parseInstant(values.get(START_TIME)),
         values.get(MULTI_VERSION_PERCENT).intValue(),
-        values.get(ALLOW_NONEMPTY));
+        values.get(IF_NONEMPTY));
   }
 
   private static long parseInstant(String raw) {

@@ -7,6 +7,8 @@ import java.util.List;
  *
  * @param topSenders the busiest senders with their message counts, busiest first
  * @param createdTable whether the table was created by this run
+ * @param skippedNonEmpty nothing was written because the table held rows ({@code --if-nonempty
+ *     skip})
  */
 public record GenerateResult(
     String table,
@@ -19,9 +21,15 @@ public record GenerateResult(
     long lastTimestamp,
     List<SenderCount> topSenders,
     boolean createdTable,
+    boolean skippedNonEmpty,
     double seconds) {
   public GenerateResult {
     topSenders = List.copyOf(topSenders);
+  }
+
+  /** The result of a run that wrote nothing because the table already held rows. */
+  public static GenerateResult skipped(String table, double seconds) {
+    return new GenerateResult(table, 0, 0, 0, null, null, 0, 0, List.of(), false, true, seconds);
   }
 
   /** A sender and how many messages it sent. */

@@ -20,9 +20,19 @@ public final class HBaseConnections {
    */
   public static Connection open(HBaseSettings settings) {
     Configuration conf = settings.toConfiguration();
+    requireZooKeeper(settings, conf);
+    try {
+      return ConnectionFactory.createConnection(conf);
+    } catch (IOException e) {
+      throw new RekeyException(
+          "cannot connect to HBase through " + settings.describe(conf) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Throws a {@link RekeyException} saying how to fix it unless one ZooKeeper server answers. */
+  static void requireZooKeeper(HBaseSettings settings, Configuration conf) {
     String quorum = conf.get("hbase.zookeeper.quorum", "localhost");
     int defaultPort = conf.getInt("hbase.zookeeper.property.clientPort", 2181);
-    boolean reachable = false;
     for (String server : quorum.split(",")) {
       String host = server.trim();
       int port = defaultPort;
@@ -32,23 +42,14 @@ public final class HBaseConnections {
         host = host.substring(0, colon);
       }
       if (answers(host, port)) {
-        reachable = true;
-        break;
+        return;
       }
     }
-    if (!reachable) {
-      throw new RekeyException(
-          "cannot reach "
-              + settings.describe(conf)
-              + ": is HBase running? Start the local one with 'jobs/hbase-local.sh start', or"
-              + " point at a cluster with --zk host:port or --hbase-conf DIR");
-    }
-    try {
-      return ConnectionFactory.createConnection(conf);
-    } catch (IOException e) {
-      throw new RekeyException(
-          "cannot connect to HBase through " + settings.describe(conf) + ": " + e.getMessage(), e);
-    }
+    throw new RekeyException(
+        "cannot reach "
+            + settings.describe(conf)
+            + ": is HBase running? Start the local one with 'jobs/hbase-local.sh start', or"
+            + " point at a cluster with --zk host:port or --hbase-conf DIR");
   }
 
   private static boolean answers(String host, int port) {

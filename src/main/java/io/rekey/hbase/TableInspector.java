@@ -90,7 +90,9 @@ public final class TableInspector {
                 info.getEncodedName(),
                 KeyText.of(info.getStartKey()),
                 KeyText.of(info.getEndKey()),
-                location.getServerName() == null ? "(unassigned)" : location.getServerName().toString(),
+                location.getServerName() == null
+                    ? "(unassigned)"
+                    : location.getServerName().toString(),
                 m == null ? 0 : (long) m.getStoreFileSize().get(Size.Unit.BYTE),
                 m == null ? 0 : m.getStoreFileCount(),
                 m == null ? 0 : (long) m.getMemStoreSize().get(Size.Unit.BYTE)));

@@ -1,5 +1,6 @@
 package io.rekey.report;
 
+import io.rekey.Sizes;
 import io.rekey.describe.DescribeResult;
 import io.rekey.describe.FamilyDescription;
 import io.rekey.describe.Finding;
@@ -30,7 +31,9 @@ public final class DescribeText {
               f.inMemory(),
               f.blockCache()));
     }
-    out.append("\nRegions (").append(table.regions().size()).append(")\n");
+    out.append("\nRegions (")
+        .append(table.regions().size())
+        .append("; sizes as HBase reports them, in whole MiB)\n");
     int i = 0;
     for (RegionDescription r : table.regions()) {
       out.append(

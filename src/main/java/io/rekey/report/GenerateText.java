@@ -1,5 +1,6 @@
 package io.rekey.report;
 
+import io.rekey.Sizes;
 import io.rekey.generate.GenerateResult;
 import java.time.Instant;
 
@@ -8,6 +9,9 @@ public final class GenerateText {
   private GenerateText() {}
 
   public static String render(GenerateResult r) {
+    if (r.skippedNonEmpty()) {
+      return "generate: " + r.table() + " already holds rows; wrote nothing (--if-nonempty skip)\n";
+    }
     StringBuilder out = new StringBuilder();
     out.append(
         String.format(

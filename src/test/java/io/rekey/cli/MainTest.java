@@ -28,14 +28,16 @@ class MainTest {
     CliRun run = CliRun.of("generate", "--help");
     assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCode.OK);
     assertThat(run.out())
-        .contains("hbase-rekey generate", "--table", "--rows", "(default: 10000)", "--zk", "--conf");
+        .contains(
+            "hbase-rekey generate", "--table", "--rows", "(default: 10000)", "--zk", "--conf");
   }
 
   @Test
   void unknownCommandExits2() {
     CliRun run = CliRun.of("rekye");
     assertThat(run.exit()).isEqualTo(ExitCode.USAGE);
-    assertThat(run.err()).contains("unknown command 'rekye'; the commands are: describe");
+    assertThat(run.err())
+        .contains("unknown command 'rekye'; the commands are: status, describe, generate");
   }
 
   @Test
@@ -59,12 +61,14 @@ class MainTest {
         .contains("error: --rows is '0' but must be between 1 and 1000000000");
     CliRun badTable = CliRun.of("describe", "--table", "bad name!");
     assertThat(badTable.exit()).isEqualTo(ExitCode.USAGE);
-    assertThat(badTable.err()).contains("--table is 'bad name!' but is not a legal HBase table name");
+    assertThat(badTable.err())
+        .contains("--table is 'bad name!' but is not a legal HBase table name");
     CliRun badZk = CliRun.of("describe", "--table", "t", "--zk", "localhost:99999");
     assertThat(badZk.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(badZk.err()).contains("--zk is 'localhost:99999' but has port '99999'");
     CliRun badConfDir = CliRun.of("describe", "--table", "t", "--hbase-conf", "/nonexistent");
-    assertThat(badConfDir.err()).contains("--hbase-conf is '/nonexistent' but holds no hbase-site.xml");
+    assertThat(badConfDir.err())
+        .contains("--hbase-conf is '/nonexistent' but holds no hbase-site.xml");
   }
 
   @Test

@@ -7,7 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class DesignRulesTest {
-  static FamilyDescription family(String name, int versions, int minVersions, int ttl, String compression) {
+  static FamilyDescription family(
+      String name, int versions, int minVersions, int ttl, String compression) {
     return new FamilyDescription(
         name, versions, minVersions, ttl, compression, "ROW", 65536, "NONE", false, true);
   }
@@ -104,7 +105,8 @@ class DesignRulesTest {
     assertThat(findings).extracting(Finding::code).containsExactly("region-size-skew");
     assertThat(findings.get(0).evidence())
         .isEqualTo(
-            "largest region big holds 10000001 bytes, smallest small holds 1000000 bytes (10.0×)");
+            "largest region big holds 10000001 bytes (9.5 MiB), smallest small holds 1000000 bytes"
+                + " (976.6 KiB) (10.0×)");
     var tenTimes =
         new TableDescription(
             "ns:t",

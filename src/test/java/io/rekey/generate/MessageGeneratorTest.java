@@ -54,7 +54,11 @@ class MessageGeneratorTest {
       counts.merge(g.next().sender(), 1, Integer::sum);
     }
     int top10 =
-        counts.values().stream().sorted((x, y) -> y - x).limit(10).mapToInt(Integer::intValue).sum();
+        counts.values().stream()
+            .sorted((x, y) -> y - x)
+            .limit(10)
+            .mapToInt(Integer::intValue)
+            .sum();
     // Zipf(1.1) over 1000 senders: the top 1% send about 40% of the messages.
     assertThat((double) top10 / n).isBetween(0.3, 0.6);
     assertThat(counts.get("user00000")).isGreaterThan(counts.getOrDefault("user00500", 0) * 20);

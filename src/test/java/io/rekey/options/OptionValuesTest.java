@@ -125,7 +125,8 @@ class OptionValuesTest {
   void missingJobFileSaysSo() {
     Path file = dir.resolve("nope.properties");
     assertThatThrownBy(() -> OptionValues.fromFile(file, "rekey", ALL))
-        .hasMessage("--conf is '" + file + "' but that file does not exist; give the path of a job file");
+        .hasMessage(
+            "--conf is '" + file + "' but that file does not exist; give the path of a job file");
   }
 
   @Test

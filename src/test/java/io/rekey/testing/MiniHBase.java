@@ -8,9 +8,9 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One real HBase mini cluster (ZooKeeper, HDFS, master, one region server) per test JVM, started
- * by the first IT that asks for it and stopped when JUnit finishes. ITs use it with {@code
- * @ExtendWith(MiniHBase.class)} and {@link #util()}.
+ * One real HBase mini cluster (ZooKeeper, HDFS, master, one region server) per test JVM, started by
+ * the first IT that asks for it and stopped when JUnit finishes. ITs use it with
+ * {@code @ExtendWith(MiniHBase.class)} and {@link #util()}.
  */
 public final class MiniHBase implements BeforeAllCallback {
   private static HBaseTestingUtility util;
@@ -33,7 +33,9 @@ public final class MiniHBase implements BeforeAllCallback {
       context
           .getRoot()
           .getStore(ExtensionContext.Namespace.GLOBAL)
-          .put(MiniHBase.class.getName(), (ExtensionContext.Store.CloseableResource) MiniHBase::stop);
+          .put(
+              MiniHBase.class.getName(),
+              (ExtensionContext.Store.CloseableResource) MiniHBase::stop);
     }
   }
 

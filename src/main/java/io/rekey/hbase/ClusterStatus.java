@@ -1,0 +1,19 @@
+package io.rekey.hbase;
+
+import java.util.List;
+
+/**
+ * Whether an HBase cluster serves requests, and what it is made of.
+ *
+ * @param zookeeper where it was looked for
+ * @param master the active master, {@code host,port,startcode}
+ * @param regionServers the live region servers
+ * @param tables how many user tables exist
+ * @param hbaseVersion the cluster's HBase version
+ */
+public record ClusterStatus(
+    String zookeeper, String master, List<String> regionServers, int tables, String hbaseVersion) {
+  public ClusterStatus {
+    regionServers = List.copyOf(regionServers);
+  }
+}
