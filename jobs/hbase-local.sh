@@ -6,6 +6,7 @@
 #
 # Settings (environment):
 #   REKEY_ZK_PORT   ZooKeeper client port on 127.0.0.1 (default 2181)
+#   REKEY_MASTER_PORT, REKEY_RS_PORT  RPC ports of the master and region server (16000, 16020)
 #   REKEY_VAR       where data, settings, logs and the pid live (default ./var):
 #                   var/hbase (data, kept across restarts), var/conf/hbase-site.xml (what jobs and
 #                   other clients use), var/log/hbase.log, var/run/hbase.pid
@@ -17,6 +18,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
 ZK_PORT="${REKEY_ZK_PORT:-2181}"
+MASTER_PORT="${REKEY_MASTER_PORT:-16000}"
+RS_PORT="${REKEY_RS_PORT:-16020}"
 DATA="$REKEY_VAR/hbase"
 CONF="$REKEY_VAR/conf"
 LOGS="$REKEY_VAR/log"
@@ -52,6 +55,8 @@ write_config() {
   <property><name>hbase.zookeeper.property.dataDir</name><value>$DATA/zookeeper</value></property>
   <!-- The local filesystem has no hflush/hsync; HBase refuses to write WALs on it without this. -->
   <property><name>hbase.unsafe.stream.capability.enforce</name><value>false</value></property>
+  <property><name>hbase.master.port</name><value>$MASTER_PORT</value></property>
+  <property><name>hbase.regionserver.port</name><value>$RS_PORT</value></property>
   <property><name>hbase.master.info.port</name><value>-1</value></property>
   <property><name>hbase.regionserver.info.port</name><value>-1</value></property>
 </configuration>
@@ -92,6 +97,13 @@ start() {
   if port_taken "$ZK_PORT"; then
     rekey_die "port $ZK_PORT on 127.0.0.1 is already taken by another program, so ZooKeeper cannot start there. Stop that program or pick another port: REKEY_ZK_PORT=2182 $0 start"
   fi
+  local p
+  for p in "$MASTER_PORT:REKEY_MASTER_PORT:the master" "$RS_PORT:REKEY_RS_PORT:the region server"; do
+    if port_taken "${p%%:*}"; then
+      local rest="${p#*:}"
+      rekey_die "port ${p%%:*} on 127.0.0.1 is already taken by another program, so ${rest#*:} cannot start there. Stop that program or pick another port with ${rest%%:*}"
+    fi
+  done
   rekey_require_java17
   rekey_ensure_jar
   write_config

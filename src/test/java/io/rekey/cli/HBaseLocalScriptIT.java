@@ -32,16 +32,18 @@ class HBaseLocalScriptIT {
 
   @Test
   void startServeRestartStop() throws Exception {
-    int port;
-    try (ServerSocket s = new ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
+    int port = freePort();
+    // Own ports for everything, so a local HBase someone left running does not interfere.
     Map<String, String> env =
         Map.of(
             "REKEY_VAR",
             var.toString(),
             "REKEY_ZK_PORT",
             Integer.toString(port),
+            "REKEY_MASTER_PORT",
+            Integer.toString(freePort()),
+            "REKEY_RS_PORT",
+            Integer.toString(freePort()),
             "REKEY_HBASE_HEAP",
             "768m");
     try {
@@ -108,6 +110,12 @@ class HBaseLocalScriptIT {
       Scripts.Finished stop = script(env, "stop");
       assertThat(stop.exit()).as(stop.output()).isZero();
       assertThat(Files.exists(var.resolve("run/hbase.pid"))).isFalse();
+    }
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
     }
   }
 
