@@ -37,7 +37,11 @@ public final class Main {
     this.err = err;
     this.env = Map.copyOf(env);
     for (Command<?> c :
-        List.<Command<?>>of(new StatusCommand(), new DescribeCommand(), new GenerateCommand())) {
+        List.<Command<?>>of(
+            new StatusCommand(),
+            new DescribeCommand(),
+            new GenerateCommand(),
+            new LayoutCommand())) {
       commands.put(c.name(), c);
     }
   }

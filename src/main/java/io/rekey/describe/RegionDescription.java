@@ -1,5 +1,7 @@
 package io.rekey.describe;
 
+import io.rekey.keys.KeyText;
+
 /**
  * One region: its key range, where it is served and how much it stores. HBase reports region sizes
  * in whole mebibytes, so a region under 1 MiB shows 0 bytes.

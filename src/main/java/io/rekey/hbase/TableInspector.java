@@ -2,9 +2,9 @@ package io.rekey.hbase;
 
 import io.rekey.RekeyException;
 import io.rekey.describe.FamilyDescription;
-import io.rekey.describe.KeyText;
 import io.rekey.describe.RegionDescription;
 import io.rekey.describe.TableDescription;
+import io.rekey.keys.KeyText;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

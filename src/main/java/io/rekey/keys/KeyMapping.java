@@ -33,7 +33,7 @@ public final class KeyMapping implements Serializable {
     try {
       source = KeyLayout.parse(sourceSpec);
     } catch (LayoutException e) {
-      throw new LayoutException("source key: " + e.getMessage(), 0);
+      throw e.in("source key");
     }
     boolean wholeKey =
         source.parts().size() == 1
@@ -41,15 +41,14 @@ public final class KeyMapping implements Serializable {
             && f.field().name().equals(KeyLayout.OLD_KEY);
     if (!wholeKey && source.fields().containsKey(KeyLayout.OLD_KEY)) {
       throw new LayoutException(
-          "source key: 'key' is the whole old key and always available; name this field"
-              + " differently",
-          0);
+              "'key' is the whole old key and always available; name this field differently", 0)
+          .in("source key");
     }
     KeyLayout target;
     try {
       target = KeyLayout.parse(targetSpec, source.fieldTypes());
     } catch (LayoutException e) {
-      throw new LayoutException("target key: " + e.getMessage(), 0);
+      throw e.in("target key");
     }
     return new KeyMapping(source, target);
   }

@@ -37,7 +37,7 @@ class MainTest {
     CliRun run = CliRun.of("rekye");
     assertThat(run.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(run.err())
-        .contains("unknown command 'rekye'; the commands are: status, describe, generate");
+        .contains("unknown command 'rekye'; the commands are: status, describe, generate, layout");
   }
 
   @Test

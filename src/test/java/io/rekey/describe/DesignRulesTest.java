@@ -2,6 +2,7 @@ package io.rekey.describe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.keys.KeyText;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.rekey.describe;
+package io.rekey.keys;
 
 import java.util.HexFormat;
 import org.apache.hadoop.hbase.util.Bytes;
