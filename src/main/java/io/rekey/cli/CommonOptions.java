@@ -19,6 +19,20 @@ final class CommonOptions {
           "hbase-conf",
           "DIR",
           "directory holding hbase-site.xml (default: $HBASE_CONF_DIR, else the classpath)");
+  static final OptionDef<String> HBASE_SET =
+      OptionDef.text(
+              "hbase-set",
+              "KEY=VALUE",
+              "one HBase/Hadoop setting on top of the others (e.g. hbase.rootdir=hdfs://nn/hbase);"
+                  + " repeatable")
+          .repeatable()
+          .validatedBy(
+              (o, raw, v) -> {
+                if (v.indexOf('=') <= 0) {
+                  throw io.rekey.options.InvalidOptionException.of(
+                      o, raw, "must look like key=value");
+                }
+              });
   static final OptionDef<Path> JSON =
       OptionDef.path("json", "FILE", "also write the result as JSON to FILE ('-' for stdout)");
   static final OptionDef<Path> CONF =
@@ -31,12 +45,12 @@ final class CommonOptions {
 
   /** The common options, which every command's usage lists after its own. */
   static List<OptionDef<?>> declared() {
-    return List.of(ZK, HBASE_CONF, JSON, CONF);
+    return List.of(ZK, HBASE_CONF, HBASE_SET, JSON, CONF);
   }
 
   /** Options that make sense in a job file ({@code --conf} inside a job file does not). */
   static List<OptionDef<?>> declaredInFiles() {
-    return List.of(ZK, HBASE_CONF, JSON);
+    return List.of(ZK, HBASE_CONF, HBASE_SET, JSON);
   }
 
   static HBaseSettings hbaseSettings(OptionValues values, Map<String, String> env) {
@@ -44,6 +58,11 @@ final class CommonOptions {
     if (confDir == null && env.get("HBASE_CONF_DIR") != null) {
       confDir = Path.of(env.get("HBASE_CONF_DIR"));
     }
-    return new HBaseSettings(values.get(ZK), confDir);
+    Map<String, String> properties = new java.util.LinkedHashMap<>();
+    for (String kv : values.getAll(HBASE_SET)) {
+      int eq = kv.indexOf('=');
+      properties.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+    }
+    return new HBaseSettings(values.get(ZK), confDir, properties);
   }
 }

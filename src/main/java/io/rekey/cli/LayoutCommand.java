@@ -132,15 +132,7 @@ final class LayoutCommand implements Command<LayoutCommand.Options> {
 
   /** Parses both specs; a bad one is a usage error that names its option. */
   static KeyMapping mapping(String sourceSpec, String targetSpec) {
-    try {
-      return KeyMapping.parse(sourceSpec, targetSpec);
-    } catch (LayoutException e) {
-      boolean source = "source key".equals(e.side());
-      throw InvalidOptionException.of(
-          source ? SOURCE_KEY.name() : TARGET_KEY.name(),
-          source ? sourceSpec : targetSpec,
-          "cannot be used: " + e.problemAndColumn());
-    }
+    return io.rekey.rekey.RekeyOptions.mapping(sourceSpec, targetSpec);
   }
 
   private static long time(String text) {

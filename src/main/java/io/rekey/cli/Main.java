@@ -41,7 +41,8 @@ public final class Main {
             new StatusCommand(),
             new DescribeCommand(),
             new GenerateCommand(),
-            new LayoutCommand())) {
+            new LayoutCommand(),
+            new RekeyCommand())) {
       commands.put(c.name(), c);
     }
   }

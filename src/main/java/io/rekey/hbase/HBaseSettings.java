@@ -1,11 +1,11 @@
 package io.rekey.hbase;
 
 import io.rekey.options.InvalidOptionException;
-import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseConfiguration;
 
@@ -17,12 +17,18 @@ import org.apache.hadoop.hbase.HBaseConfiguration;
  *
  * @param zkQuorum {@code host:port[,host:port…]}, or null
  * @param confDir a directory with {@code hbase-site.xml}, or null
+ * @param properties single settings on top ({@code --hbase-set key=value}), applied last
  */
-public record HBaseSettings(String zkQuorum, Path confDir) implements Serializable {
+public record HBaseSettings(String zkQuorum, Path confDir, Map<String, String> properties) {
   /** The option name for the quorum, for messages. */
   public static final String ZK_OPTION = "zk";
 
+  public HBaseSettings(String zkQuorum, Path confDir) {
+    this(zkQuorum, confDir, Map.of());
+  }
+
   public HBaseSettings {
+    properties = Map.copyOf(properties);
     if (zkQuorum != null) {
       parseQuorum(zkQuorum);
     }
@@ -93,6 +99,7 @@ public record HBaseSettings(String zkQuorum, Path confDir) implements Serializab
       conf.set("hbase.zookeeper.quorum", String.join(",", hosts));
       conf.setInt("hbase.zookeeper.property.clientPort", servers.get(0).port());
     }
+    properties.forEach(conf::set);
     return conf;
   }
 

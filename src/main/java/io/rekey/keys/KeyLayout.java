@@ -215,6 +215,16 @@ public final class KeyLayout implements Serializable {
     return unrecoverableFields().isEmpty();
   }
 
+  /** The bucket count of a salt the key starts with, or 0 when it does not start with one. */
+  public int leadingSaltBuckets() {
+    return parts.get(0) instanceof Part.Salt s ? s.buckets() : 0;
+  }
+
+  /** Whether the key starts with a hash (so its keys spread evenly over the byte space). */
+  public boolean startsWithHash() {
+    return parts.get(0) instanceof Part.Hash || parts.get(0) instanceof Part.HashPair;
+  }
+
   /** Fields declared by the key's parts and column bindings, with their types. */
   public Map<String, FieldSpec> fields() {
     return fields;

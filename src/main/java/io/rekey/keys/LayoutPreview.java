@@ -98,9 +98,8 @@ public record LayoutPreview(
     }
     KeyLayout target = mapping.target();
     List<KeyText> splits = null;
-    boolean salted = target.parts().get(0) instanceof Part.Salt;
-    if (regions > 0 || salted) {
-      int n = regions > 0 ? regions : ((Part.Salt) target.parts().get(0)).buckets();
+    if (regions > 0 || target.leadingSaltBuckets() > 0) {
+      int n = regions > 0 ? regions : target.leadingSaltBuckets();
       splits = new ArrayList<>();
       for (byte[] p : SplitPoints.plan(target, n, newKeys)) {
         splits.add(KeyText.of(p));

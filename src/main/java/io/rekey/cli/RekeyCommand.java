@@ -1,0 +1,66 @@
+package io.rekey.cli;
+
+import io.rekey.RekeyException;
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.SparkSessions;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import io.rekey.rekey.RekeyJob;
+import io.rekey.rekey.RekeyOptions;
+import io.rekey.rekey.RekeyPlanner;
+import io.rekey.rekey.RekeyResult;
+import io.rekey.report.RekeyText;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+
+/** {@code rekey}: copy a table into a new row-key layout through HFiles and bulk load. */
+final class RekeyCommand implements Command<RekeyOptions> {
+  @Override
+  public String name() {
+    return "rekey";
+  }
+
+  @Override
+  public String summary() {
+    return "copy a table into a new row-key layout through HFiles and bulk load, then verify";
+  }
+
+  @Override
+  public List<OptionDef<?>> options() {
+    return RekeyOptions.declared();
+  }
+
+  @Override
+  public RekeyOptions typed(OptionValues values) {
+    return RekeyOptions.from(values);
+  }
+
+  @Override
+  public ExitCode run(RekeyOptions options, CommandContext context) throws Exception {
+    Configuration conf = context.hbase().toConfiguration();
+    try (Connection connection = HBaseConnections.open(context.hbase())) {
+      if (options.dryRun()) {
+        RekeyPlanner.Planned planned = RekeyJob.plan(null, connection, conf, options);
+        RekeyResult result = new RekeyJob(null, connection, conf, options, planned).execute();
+        context.emit(RekeyText.result(result), result);
+        return ExitCode.OK;
+      }
+      SparkSession spark = SparkSessions.getOrCreate("hbase-rekey rekey");
+      JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      RekeyPlanner.Planned planned = RekeyJob.plan(sc, connection, conf, options);
+      RekeyResult result = new RekeyJob(sc, connection, conf, options, planned).execute();
+      context.emit(RekeyText.result(result), result);
+      if (result.verify() != null && !result.verify().matches()) {
+        throw new RekeyException(
+            "verify found "
+                + result.verify().differingRegions()
+                + " target region(s) that differ from the source (listed above); the data is"
+                + " loaded, inspect those key ranges");
+      }
+      return ExitCode.OK;
+    }
+  }
+}

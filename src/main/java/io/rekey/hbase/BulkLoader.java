@@ -1,0 +1,50 @@
+package io.rekey.hbase;
+
+import io.rekey.RekeyException;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Loads a directory of HFiles ({@code dir/<family>/<files>}) into a table with HBase's
+ * BulkLoadHFiles, which splits files whose key range now spans a region boundary (the target may
+ * have split since the plan) and retries regions that moved. Files are moved into HBase, so a file
+ * is never loaded twice.
+ */
+public final class BulkLoader {
+  private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
+
+  private BulkLoader() {}
+
+  /**
+   * @param maxFilesPerRegionPerFamily raised from HBase's default of 32 when the writer made more
+   */
+  public static void load(
+      Configuration conf, TableName table, Path dir, int maxFilesPerRegionPerFamily) {
+    Configuration c = new Configuration(conf);
+    c.setInt(
+        "hbase.mapreduce.bulkload.max.hfiles.perRegion.perFamily",
+        Math.max(32, maxFilesPerRegionPerFamily));
+    c.setInt("hbase.bulkload.retries.number", c.getInt("hbase.bulkload.retries.number", 10));
+    try {
+      LOG.info("rekey: bulk loading {} into {}", dir, table);
+      BulkLoadHFiles.create(c).bulkLoad(table, dir);
+    } catch (IOException e) {
+      throw new RekeyException(
+          "the bulk load of "
+              + dir
+              + " into "
+              + table
+              + " failed: "
+              + e.getMessage()
+              + "; the HFiles that were not loaded are still in "
+              + dir
+              + ", rerun the same command to load them",
+          e);
+    }
+  }
+}

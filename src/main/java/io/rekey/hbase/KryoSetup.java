@@ -1,0 +1,22 @@
+package io.rekey.hbase;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.serializers.JavaSerializer;
+import io.rekey.verify.CellDigest;
+import org.apache.spark.serializer.KryoRegistrator;
+
+/**
+ * Registers what our Spark stages move with Kryo. The hot shuffle types are plain classes that Kryo
+ * writes field by field; records (task results, digests) go through Java serialization, because
+ * Spark's Kryo 4 cannot rebuild records.
+ */
+public final class KryoSetup implements KryoRegistrator {
+  @Override
+  public void registerClasses(Kryo kryo) {
+    kryo.register(CellKey.class);
+    kryo.register(MappedValue.class);
+    kryo.register(byte[].class);
+    kryo.register(WriteStats.class, new JavaSerializer());
+    kryo.register(CellDigest.class, new JavaSerializer());
+  }
+}

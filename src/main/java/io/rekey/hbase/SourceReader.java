@@ -1,0 +1,92 @@
+package io.rekey.hbase;
+
+import io.rekey.RekeyException;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hbase.mapreduce.TableInputFormat;
+import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
+import org.apache.hadoop.hbase.mapreduce.TableSnapshotInputFormat;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * Reads a table into Spark: from a snapshot's HFiles (TableSnapshotInputFormat: a consistent point
+ * in time, no load on the region servers) or with a live scan (TableInputFormat). One Spark
+ * partition per region. Every version of every cell is read; wide rows arrive in batches of cells.
+ */
+public final class SourceReader {
+  private SourceReader() {}
+
+  /**
+   * Refuses a Spark context that would drop HBase's zero-length input splits (and with them every
+   * row of small regions, or of every snapshot region).
+   */
+  static void requireEmptySplitsKept(JavaSparkContext sc) {
+    if (sc.getConf().getBoolean(SparkSessions.IGNORE_EMPTY_SPLITS, false)) {
+      throw new RekeyException(
+          SparkSessions.IGNORE_EMPTY_SPLITS
+              + " is true in this Spark session, which would skip HBase regions whose splits"
+              + " report length 0 and lose their rows; set it to false (--conf "
+              + SparkSessions.IGNORE_EMPTY_SPLITS
+              + "=false)");
+    }
+  }
+
+  /** The scan both ways use: all versions, batched for wide rows, no block cache pollution. */
+  public static Scan fullScan(int batch) {
+    Scan scan = new Scan().readAllVersions().setCacheBlocks(false).setCaching(500);
+    if (batch > 0) {
+      scan.setBatch(batch);
+    }
+    return scan;
+  }
+
+  /** Reads the snapshot {@code snapshot}, restoring its links under {@code restoreDir}. */
+  public static JavaPairRDD<ImmutableBytesWritable, Result> fromSnapshot(
+      JavaSparkContext sc, Configuration conf, String snapshot, Path restoreDir, Scan scan) {
+    requireEmptySplitsKept(sc);
+    try {
+      Job job = Job.getInstance(new Configuration(conf));
+      job.getConfiguration()
+          .set(TableInputFormat.SCAN, TableMapReduceUtil.convertScanToString(scan));
+      TableSnapshotInputFormat.setInput(job, snapshot, restoreDir);
+      return sc.newAPIHadoopRDD(
+          job.getConfiguration(),
+          TableSnapshotInputFormat.class,
+          ImmutableBytesWritable.class,
+          Result.class);
+    } catch (IOException e) {
+      throw new RekeyException(
+          "cannot read snapshot "
+              + snapshot
+              + " (restore dir "
+              + restoreDir
+              + "): "
+              + e.getMessage()
+              + "; snapshot reads need the cluster's hbase.rootdir readable from here (give"
+              + " --hbase-conf with the cluster's hbase-site.xml), or use --live-scan",
+          e);
+    }
+  }
+
+  /** Scans {@code table} through the region servers. */
+  public static JavaPairRDD<ImmutableBytesWritable, Result> live(
+      JavaSparkContext sc, Configuration conf, TableName table, Scan scan) {
+    requireEmptySplitsKept(sc);
+    try {
+      Configuration c = new Configuration(conf);
+      c.set(TableInputFormat.INPUT_TABLE, table.getNameAsString());
+      c.set(TableInputFormat.SCAN, TableMapReduceUtil.convertScanToString(scan));
+      return sc.newAPIHadoopRDD(
+          c, TableInputFormat.class, ImmutableBytesWritable.class, Result.class);
+    } catch (IOException e) {
+      throw new RekeyException("cannot scan " + table + ": " + e.getMessage(), e);
+    }
+  }
+}

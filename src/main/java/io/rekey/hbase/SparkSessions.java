@@ -1,0 +1,34 @@
+package io.rekey.hbase;
+
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The Spark session of a job: the one spark-submit configured, with Kryo for the shuffle unless the
+ * user chose a serializer, and {@code local[*]} when no master is set at all (a plain {@code java}
+ * run).
+ */
+public final class SparkSessions {
+  /** Spark's setting that drops input splits of length 0; it must be false for HBase input. */
+  public static final String IGNORE_EMPTY_SPLITS = "spark.hadoopRDD.ignoreEmptySplits";
+
+  private SparkSessions() {}
+
+  public static SparkSession getOrCreate(String appName) {
+    SparkConf conf = new SparkConf();
+    if (!conf.contains("spark.master")) {
+      conf.setMaster("local[*]");
+    }
+    if (!conf.contains("spark.app.name")) {
+      conf.setAppName(appName);
+    }
+    // HBase's input splits report a length of 0 (snapshot splits always, table splits for
+    // regions under 1 MB); Spark would silently skip them, and their rows, if this were true.
+    conf.set(IGNORE_EMPTY_SPLITS, "false");
+    if (!conf.contains("spark.serializer")) {
+      conf.set("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
+      conf.set("spark.kryo.registrator", KryoSetup.class.getName());
+    }
+    return SparkSession.builder().config(conf).getOrCreate();
+  }
+}

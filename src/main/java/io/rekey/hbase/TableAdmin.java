@@ -1,0 +1,177 @@
+package io.rekey.hbase;
+
+import io.rekey.RekeyException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.NamespaceNotFoundException;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/** Table-level operations the jobs need: existence, emptiness, pre-split creation, snapshots. */
+public final class TableAdmin {
+  private final Connection connection;
+
+  public TableAdmin(Connection connection) {
+    this.connection = connection;
+  }
+
+  public boolean exists(TableName table) {
+    try (Admin admin = connection.getAdmin()) {
+      return admin.tableExists(table);
+    } catch (IOException e) {
+      throw new RekeyException("cannot check whether " + table + " exists: " + e.getMessage(), e);
+    }
+  }
+
+  /** The table's descriptor; a missing table is a {@link RekeyException} naming {@code role}. */
+  public TableDescriptor descriptor(TableName table, String role) {
+    try (Admin admin = connection.getAdmin()) {
+      if (!admin.tableExists(table)) {
+        throw new RekeyException(
+            "the "
+                + role
+                + " table "
+                + table.getNameAsString()
+                + " does not exist on this cluster");
+      }
+      return admin.getDescriptor(table);
+    } catch (IOException e) {
+      throw new RekeyException("cannot read the descriptor of " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether the table holds at least one row. */
+  public boolean hasRows(TableName table) {
+    try (Table t = connection.getTable(table);
+        ResultScanner scanner =
+            t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setLimit(1))) {
+      return scanner.next() != null;
+    } catch (IOException e) {
+      throw new RekeyException("cannot read " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The start keys of the table's regions, in order (the first is empty). */
+  public List<byte[]> regionStartKeys(TableName table) {
+    try (RegionLocator locator = connection.getRegionLocator(table)) {
+      List<byte[]> starts = new ArrayList<>();
+      for (byte[] s : locator.getStartKeys()) {
+        starts.add(s);
+      }
+      starts.sort(Bytes.BYTES_COMPARATOR);
+      return starts;
+    } catch (IOException e) {
+      throw new RekeyException("cannot list the regions of " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Families of {@code target} must be exactly {@code source}'s, or the copy cannot be faithful.
+   */
+  public static void requireSameFamilies(TableDescriptor source, TableDescriptor target) {
+    TreeSet<String> s = new TreeSet<>();
+    for (ColumnFamilyDescriptor f : source.getColumnFamilies()) {
+      s.add(f.getNameAsString());
+    }
+    TreeSet<String> t = new TreeSet<>();
+    for (ColumnFamilyDescriptor f : target.getColumnFamilies()) {
+      t.add(f.getNameAsString());
+    }
+    if (!s.equals(t)) {
+      throw new RekeyException(
+          "the target "
+              + target.getTableName()
+              + " has families "
+              + t
+              + " but the source "
+              + source.getTableName()
+              + " has "
+              + s
+              + "; drop the target (rekey creates it with the source's families) or give it the"
+              + " same families");
+    }
+  }
+
+  /**
+   * Creates {@code target} pre-split at {@code splits}, with every family copied from {@code
+   * source}, settings and all (compression, bloom filter, block size, encoding, VERSIONS, TTL).
+   */
+  public void createLike(TableDescriptor source, TableName target, List<byte[]> splits) {
+    TableDescriptorBuilder builder = TableDescriptorBuilder.newBuilder(target);
+    for (ColumnFamilyDescriptor f : source.getColumnFamilies()) {
+      builder.setColumnFamily(ColumnFamilyDescriptorBuilder.copy(f));
+    }
+    try (Admin admin = connection.getAdmin()) {
+      String ns = target.getNamespaceAsString();
+      try {
+        admin.getNamespaceDescriptor(ns);
+      } catch (NamespaceNotFoundException e) {
+        admin.createNamespace(NamespaceDescriptor.create(ns).build());
+      }
+      if (splits.isEmpty()) {
+        admin.createTable(builder.build());
+      } else {
+        admin.createTable(builder.build(), splits.toArray(new byte[0][]));
+      }
+    } catch (IOException e) {
+      throw new RekeyException(
+          "cannot create the target table " + target + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Takes a flush-consistent snapshot of {@code table} named {@code name}. */
+  public void snapshot(TableName table, String name) {
+    try (Admin admin = connection.getAdmin()) {
+      admin.snapshot(name, table);
+    } catch (IOException e) {
+      throw new RekeyException(
+          "cannot take snapshot "
+              + name
+              + " of "
+              + table
+              + ": "
+              + e.getMessage()
+              + "; use --live-scan to read the table directly",
+          e);
+    }
+  }
+
+  /** Whether a snapshot of that name exists. */
+  public boolean snapshotExists(String name) {
+    try (Admin admin = connection.getAdmin()) {
+      return !admin
+          .listSnapshots(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(name)))
+          .isEmpty();
+    } catch (IOException e) {
+      throw new RekeyException("cannot list snapshots: " + e.getMessage(), e);
+    }
+  }
+
+  /** Deletes a snapshot if it exists. */
+  public void deleteSnapshot(String name) {
+    try (Admin admin = connection.getAdmin()) {
+      if (admin
+          .listSnapshots(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(name)))
+          .isEmpty()) {
+        return;
+      }
+      admin.deleteSnapshot(name);
+    } catch (IOException e) {
+      throw new RekeyException("cannot delete snapshot " + name + ": " + e.getMessage(), e);
+    }
+  }
+}

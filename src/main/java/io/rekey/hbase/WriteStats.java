@@ -1,0 +1,45 @@
+package io.rekey.hbase;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What one writer task wrote: cells, bytes, files, and the collisions it found (two old rows on one
+ * new row, only checked for layouts that are not injective).
+ *
+ * @param files paths relative to the run's hfiles directory, {@code family/name}
+ * @param collisionExamples a few {@code new row <- old row, old row}, printable
+ */
+public record WriteStats(
+    int partition,
+    long cellsWritten,
+    long bytesWritten,
+    List<String> files,
+    long collisions,
+    List<String> collisionExamples)
+    implements Serializable {
+  public WriteStats {
+    files = List.copyOf(files);
+    collisionExamples = List.copyOf(collisionExamples);
+  }
+
+  /** The sum of two tasks' stats (the partition of the first). */
+  public WriteStats plus(WriteStats o) {
+    List<String> f = new ArrayList<>(files);
+    f.addAll(o.files);
+    List<String> ex = new ArrayList<>(collisionExamples);
+    for (String e : o.collisionExamples) {
+      if (ex.size() < 10) {
+        ex.add(e);
+      }
+    }
+    return new WriteStats(
+        partition,
+        cellsWritten + o.cellsWritten,
+        bytesWritten + o.bytesWritten,
+        f,
+        collisions + o.collisions,
+        ex);
+  }
+}

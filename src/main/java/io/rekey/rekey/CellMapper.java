@@ -1,0 +1,198 @@
+package io.rekey.rekey;
+
+import io.rekey.hbase.CellKey;
+import io.rekey.hbase.MappedValue;
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.keys.ColumnValues;
+import io.rekey.keys.KeyMapping;
+import io.rekey.keys.KeyReject;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.util.LongAccumulator;
+import scala.Tuple2;
+
+/**
+ * The map stage: every source row through the key mapping. A mapped row's cells go on with their
+ * family, qualifier, timestamp, type and value unchanged; a row that cannot be mapped goes to this
+ * partition's rejects file with the reason. When the partition is done, its counts are written next
+ * to the rejects, so the driver can prove read = written + rejected + skipped.
+ */
+public final class CellMapper
+    implements Function2<
+        Integer,
+        Iterator<Tuple2<ImmutableBytesWritable, Result>>,
+        Iterator<Tuple2<CellKey, MappedValue>>> {
+  private static final long serialVersionUID = 1L;
+
+  private final KeyMapping mapping;
+  private final boolean trackOldRows;
+  private final String runDir;
+  private final ShippedConfiguration conf;
+  private final LongAccumulator cellsProgress;
+
+  /**
+   * @param trackOldRows carry each cell's old row (non-injective layouts: collision checks)
+   * @param cellsProgress counts cells as they are read, for progress lines only
+   */
+  public CellMapper(
+      KeyMapping mapping,
+      boolean trackOldRows,
+      String runDir,
+      ShippedConfiguration conf,
+      LongAccumulator cellsProgress) {
+    this.mapping = mapping;
+    this.trackOldRows = trackOldRows;
+    this.runDir = runDir;
+    this.conf = conf;
+    this.cellsProgress = cellsProgress;
+  }
+
+  @Override
+  public Iterator<Tuple2<CellKey, MappedValue>> call(
+      Integer partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+    return new PartitionIterator(partition, rows);
+  }
+
+  private final class PartitionIterator implements Iterator<Tuple2<CellKey, MappedValue>> {
+    private final int partition;
+    private final Iterator<Tuple2<ImmutableBytesWritable, Result>> rows;
+    private final ArrayDeque<Tuple2<CellKey, MappedValue>> pending = new ArrayDeque<>();
+    private long rowsRead;
+    private long cellsRead;
+    private long rowsRejected;
+    private long cellsRejected;
+    private byte[] lastRow;
+    private boolean lastRowRejected;
+    private OutputStream rejects;
+    private Path rejectsTmp;
+    private boolean finished;
+
+    PartitionIterator(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+      this.partition = partition;
+      this.rows = rows;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (pending.isEmpty()) {
+        if (!rows.hasNext()) {
+          finish();
+          return false;
+        }
+        map(rows.next()._2());
+      }
+      return true;
+    }
+
+    @Override
+    public Tuple2<CellKey, MappedValue> next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return pending.poll();
+    }
+
+    private void map(Result result) {
+      byte[] oldRow = result.getRow();
+      Cell[] cells = result.rawCells();
+      // A wide row arrives as several batches: count it, and reject it, once.
+      boolean sameRow = lastRow != null && Arrays.equals(lastRow, oldRow);
+      if (!sameRow) {
+        rowsRead++;
+      }
+      cellsRead += cells.length;
+      cellsProgress.add(cells.length);
+      byte[] newRow;
+      try {
+        ColumnValues columns =
+            (family, qualifier) -> result.getValue(Bytes.toBytes(family), Bytes.toBytes(qualifier));
+        newRow = mapping.map(oldRow, columns);
+      } catch (KeyReject r) {
+        cellsRejected += cells.length;
+        if (!(sameRow && lastRowRejected)) {
+          rowsRejected++;
+          reject(oldRow, r);
+        }
+        lastRow = oldRow;
+        lastRowRejected = true;
+        return;
+      }
+      lastRow = oldRow;
+      lastRowRejected = false;
+      byte[] tracked = trackOldRows ? oldRow : null;
+      for (Cell c : cells) {
+        pending.add(
+            new Tuple2<>(
+                new CellKey(
+                    newRow,
+                    CellUtil.cloneFamily(c),
+                    CellUtil.cloneQualifier(c),
+                    c.getTimestamp(),
+                    c.getType().getCode()),
+                new MappedValue(CellUtil.cloneValue(c), tracked)));
+      }
+    }
+
+    private void reject(byte[] oldRow, KeyReject r) {
+      try {
+        if (rejects == null) {
+          rejectsTmp =
+              new Path(
+                  RunFiles.map(new Path(runDir)),
+                  ".rejects-" + partition + ".tmp-" + System.nanoTime());
+          rejects = rejectsTmp.getFileSystem(conf.get()).create(rejectsTmp, true);
+        }
+        String line =
+            r.reason()
+                + "\t"
+                + r.detail().replace('\t', ' ').replace('\n', ' ')
+                + "\t"
+                + Bytes.toStringBinary(oldRow)
+                + "\t"
+                + HexFormat.of().formatHex(oldRow)
+                + "\n";
+        rejects.write(line.getBytes(StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write the rejects file in " + runDir, e);
+      }
+    }
+
+    private void finish() {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      try {
+        Path map = RunFiles.map(new Path(runDir));
+        FileSystem fs = map.getFileSystem(conf.get());
+        Path rejectsFile = new Path(map, "rejects-" + partition + ".tsv");
+        if (rejects != null) {
+          rejects.close();
+          RunFiles.replace(fs, rejectsTmp, rejectsFile);
+        } else if (fs.exists(rejectsFile)) {
+          fs.delete(rejectsFile, false);
+        }
+        MapStats stats = new MapStats(rowsRead, cellsRead, rowsRejected, cellsRejected, 0);
+        RunFiles.writeAtomically(conf.get(), new Path(map, "stats-" + partition), stats.toLine());
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write the map stage's counts in " + runDir, e);
+      }
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package io.rekey.rekey;
+
+import java.io.Serializable;
+
+/**
+ * What the map stage saw in one input partition (or, summed, in all of them).
+ *
+ * @param cellsSkipped cells left out by an explicit option
+ */
+public record MapStats(
+    long rowsRead, long cellsRead, long rowsRejected, long cellsRejected, long cellsSkipped)
+    implements Serializable {
+  public static final MapStats ZERO = new MapStats(0, 0, 0, 0, 0);
+
+  public MapStats plus(MapStats o) {
+    return new MapStats(
+        rowsRead + o.rowsRead,
+        cellsRead + o.cellsRead,
+        rowsRejected + o.rowsRejected,
+        cellsRejected + o.cellsRejected,
+        cellsSkipped + o.cellsSkipped);
+  }
+
+  /** One line, as stored in the run directory. */
+  public String toLine() {
+    return rowsRead
+        + " "
+        + cellsRead
+        + " "
+        + rowsRejected
+        + " "
+        + cellsRejected
+        + " "
+        + cellsSkipped;
+  }
+
+  public static MapStats fromLine(String line) {
+    String[] f = line.trim().split(" ");
+    return new MapStats(
+        Long.parseLong(f[0]),
+        Long.parseLong(f[1]),
+        Long.parseLong(f[2]),
+        Long.parseLong(f[3]),
+        Long.parseLong(f[4]));
+  }
+}

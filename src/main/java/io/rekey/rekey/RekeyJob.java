@@ -1,0 +1,481 @@
+package io.rekey.rekey;
+
+import io.rekey.RekeyException;
+import io.rekey.hbase.BulkLoader;
+import io.rekey.hbase.CellKey;
+import io.rekey.hbase.HFileWriterStage;
+import io.rekey.hbase.MappedValue;
+import io.rekey.hbase.ProgressReporter;
+import io.rekey.hbase.RegionPartitioner;
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.hbase.SourceReader;
+import io.rekey.hbase.TableAdmin;
+import io.rekey.hbase.WriteStats;
+import io.rekey.verify.VerifyJob;
+import io.rekey.verify.VerifyResult;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.LongAccumulator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Copies a table into a new row-key layout: plan, then run (read every cell with all its versions,
+ * map the row keys, write sorted HFiles per target region; rejects counted and kept), then commit
+ * (bulk load), then verify. Each step records itself in the run directory's manifest, so the same
+ * command after a failure resumes instead of redoing or double-loading.
+ */
+public final class RekeyJob {
+  private static final Logger LOG = LoggerFactory.getLogger(RekeyJob.class);
+  private static final int REJECT_EXAMPLES = 5;
+
+  private final JavaSparkContext sc;
+  private final Connection connection;
+  private final Configuration conf;
+  private final RekeyOptions options;
+  private final RekeyPlanner.Planned planned;
+  private final Path runDir;
+  private final Map<String, Double> stageSeconds = new LinkedHashMap<>();
+
+  public RekeyJob(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      RekeyOptions options,
+      RekeyPlanner.Planned planned) {
+    this.sc = sc;
+    this.connection = connection;
+    this.conf = conf;
+    this.options = options;
+    this.planned = planned;
+    this.runDir = new Path(planned.plan().runDir());
+  }
+
+  /** Plans a job: reads metadata and sample rows only. */
+  public static RekeyPlanner.Planned plan(
+      JavaSparkContext sc, Connection connection, Configuration conf, RekeyOptions options) {
+    int cores = sc == null ? 2 : sc.defaultParallelism();
+    return new RekeyPlanner(connection, conf).plan(options, cores);
+  }
+
+  /** The whole job: run (or resume), commit, verify, clean up. */
+  public RekeyResult execute() {
+    long started = System.nanoTime();
+    RekeyPlan plan = planned.plan();
+    if (options.dryRun()) {
+      return new RekeyResult(
+          plan,
+          true,
+          false,
+          "PLANNED",
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          null,
+          List.of(),
+          null,
+          stageSeconds,
+          seconds(started));
+    }
+    RunManifest manifest = run();
+    boolean resumed = manifest.state() == RunManifest.State.LOADED || resumedFromWritten;
+    manifest = commit(manifest);
+    VerifyResult verify = options.verify() ? verify(manifest) : null;
+    cleanUp(manifest);
+    MapStats m = manifest.map();
+    RekeyResult result =
+        new RekeyResult(
+            plan,
+            false,
+            resumed,
+            manifest.state().name(),
+            m.rowsRead(),
+            m.cellsRead(),
+            manifest.cellsWritten(),
+            m.rowsRejected(),
+            m.cellsRejected(),
+            m.cellsSkipped(),
+            manifest.bytesWritten(),
+            manifest.files().size(),
+            rejectsGlob(m),
+            rejectExamples(m),
+            verify,
+            stageSeconds,
+            seconds(started));
+    return result;
+  }
+
+  private boolean resumedFromWritten;
+
+  /**
+   * Writes the HFiles, or finds them written by an earlier run of the same job.
+   *
+   * @return the manifest in state WRITTEN (or LOADED when an earlier run loaded already)
+   * @throws RekeyException before anything is loaded when rejects or collisions stop the job
+   */
+  public RunManifest run() {
+    try {
+      RunManifest earlier = RunManifest.read(conf, runDir);
+      TableAdmin admin = new TableAdmin(connection);
+      if (earlier != null && earlier.fingerprint().equals(fingerprint())) {
+        if (earlier.state() == RunManifest.State.WRITTEN) {
+          LOG.info("rekey: resuming {}: its HFiles are written, loading them", runDir);
+          resumedFromWritten = true;
+          return earlier;
+        }
+        if (earlier.state() == RunManifest.State.LOADED
+            && admin.exists(options.target())
+            && admin.hasRows(options.target())) {
+          LOG.info(
+              "rekey: {} was already loaded by an earlier run ({}); not loading again",
+              options.target(),
+              runDir);
+          return earlier;
+        }
+      }
+      FileSystem fs = runDir.getFileSystem(conf);
+      if (fs.exists(runDir)) {
+        LOG.info("rekey: starting clean: removing the earlier run's files in {}", runDir);
+        if (earlier != null && earlier.snapshot() != null && !options.keepSnapshot()) {
+          admin.deleteSnapshot(earlier.snapshot());
+        }
+        fs.delete(runDir, true);
+      }
+      return write(admin);
+    } catch (IOException e) {
+      throw new RekeyException("cannot use the run directory " + runDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  private RunManifest write(TableAdmin admin) throws IOException {
+    RekeyPlan plan = planned.plan();
+    long t0 = System.nanoTime();
+    if (!plan.createTarget() && !options.allowNonEmpty() && admin.hasRows(options.target())) {
+      throw new RekeyException(
+          "the target "
+              + options.target()
+              + " already holds rows; rekey writes into an empty table so that verify can prove"
+              + " the copy. Drop or truncate it, choose another --target, or pass --allow-nonempty");
+    }
+    boolean created = false;
+    if (plan.createTarget()) {
+      if (admin.exists(options.target())) {
+        throw new RekeyException(
+            "the target " + options.target() + " appeared after the plan was made; run again");
+      }
+      admin.createLike(planned.sourceDescriptor(), options.target(), planned.splitPoints());
+      created = true;
+      LOG.info("rekey: created {} with {} regions", options.target(), plan.targetRegions());
+    }
+    if (plan.snapshot() != null) {
+      admin.snapshot(options.source(), plan.snapshot());
+      LOG.info("rekey: took snapshot {} of {}", plan.snapshot(), options.source());
+    }
+    RunManifest manifest =
+        new RunManifest(
+            fingerprint(),
+            RunManifest.State.STARTED,
+            plan.snapshot(),
+            created,
+            null,
+            0,
+            0,
+            List.of(),
+            System.currentTimeMillis());
+    manifest.write(conf, runDir);
+    stageSeconds.put("plan", seconds(t0));
+
+    long t1 = System.nanoTime();
+    ShippedConfiguration shipped = new ShippedConfiguration(conf);
+    JavaPairRDD<ImmutableBytesWritable, Result> source = read(manifest.snapshot());
+    int inputPartitions = source.getNumPartitions();
+    boolean track = plan.collisionCheck();
+    LongAccumulator progress = sc.sc().longAccumulator("rekey cells read");
+    CellMapper mapper =
+        new CellMapper(options.mapping(), track, runDir.toString(), shipped, progress);
+    JavaPairRDD<CellKey, MappedValue> mapped =
+        JavaPairRDD.fromJavaRDD(source.mapPartitionsWithIndex(mapper, true));
+    byte[][] starts = planned.splitPoints().toArray(new byte[0][]);
+    RegionPartitioner partitioner = new RegionPartitioner(starts, plan.tasksPerRegion());
+    HFileWriterStage writer =
+        new HFileWriterStage(
+            runDir.toString(),
+            options.target().getNameAsString(),
+            plan.families(),
+            options.maxFileBytes(),
+            shipped);
+    sc.setJobGroup(
+        "rekey",
+        "rekey: read "
+            + options.source()
+            + ", map keys, write HFiles for "
+            + plan.targetRegions()
+            + " regions x "
+            + plan.tasksPerRegion()
+            + " tasks",
+        false);
+    List<WriteStats> perTask;
+    try (ProgressReporter ignored = new ProgressReporter("rekey", sc, progress, 0, 10)) {
+      perTask =
+          mapped
+              .repartitionAndSortWithinPartitions(partitioner, CellKey.ORDER)
+              .mapPartitionsWithIndex(writer, false)
+              .collect();
+    } finally {
+      sc.clearJobGroup();
+    }
+    stageSeconds.put("read, map and write HFiles", seconds(t1));
+
+    MapStats stats = mapStats(inputPartitions);
+    WriteStats written =
+        perTask.stream()
+            .reduce(WriteStats::plus)
+            .orElse(new WriteStats(0, 0, 0, List.of(), 0, List.of()));
+    if (stats.cellsRead()
+        != written.cellsWritten() + stats.cellsRejected() + stats.cellsSkipped()) {
+      manifest.with(RunManifest.State.REFUSED).write(conf, runDir);
+      throw new RekeyException(
+          "the counts do not add up: "
+              + stats.cellsRead()
+              + " cells read, but "
+              + written.cellsWritten()
+              + " written + "
+              + stats.cellsRejected()
+              + " rejected + "
+              + stats.cellsSkipped()
+              + " skipped; nothing was loaded. This is a bug; the run's files are in "
+              + runDir);
+    }
+    if (stats.rowsRejected() > options.maxRejects()) {
+      manifest.with(RunManifest.State.REFUSED).write(conf, runDir);
+      throw new RekeyException(
+          stats.rowsRejected()
+              + " rows ("
+              + stats.cellsRejected()
+              + " cells) could not be mapped, more than --max-rejects "
+              + options.maxRejects()
+              + "; nothing was loaded. The rows and reasons are in "
+              + rejectsGlob(stats)
+              + ". Fix the key specs, or raise --max-rejects to copy without them");
+    }
+    if (track && written.collisions() > 0) {
+      manifest.with(RunManifest.State.REFUSED).write(conf, runDir);
+      throw new RekeyException(
+          written.collisions()
+              + " new row key(s) come from more than one old row, because the target key is not"
+              + " injective ("
+              + plan.injectivity().explanation()
+              + "); nothing was loaded. Examples: "
+              + String.join("; ", written.collisionExamples())
+              + ". Keep the lost fields in the target key, or pass --allow-merge to merge them");
+    }
+    RunManifest done =
+        manifest.written(stats, written.cellsWritten(), written.bytesWritten(), written.files());
+    done.write(conf, runDir);
+    LOG.info(
+        "rekey: wrote {} cells in {} HFiles ({} rows read, {} rejected)",
+        written.cellsWritten(),
+        written.files().size(),
+        stats.rowsRead(),
+        stats.rowsRejected());
+    return done;
+  }
+
+  /** Loads the written HFiles unless an earlier run did; safe to repeat. */
+  public RunManifest commit(RunManifest manifest) {
+    if (manifest.state() == RunManifest.State.LOADED) {
+      return manifest;
+    }
+    if (manifest.state() != RunManifest.State.WRITTEN) {
+      throw new IllegalStateException("nothing to load: the run is " + manifest.state());
+    }
+    long t0 = System.nanoTime();
+    int maxFiles = planned.plan().tasksPerRegion() * 4;
+    try {
+      Path hfiles = RunFiles.hfiles(runDir);
+      if (hfiles.getFileSystem(conf).exists(hfiles)) {
+        BulkLoader.load(conf, options.target(), hfiles, maxFiles);
+      }
+      RunManifest loaded = manifest.with(RunManifest.State.LOADED);
+      loaded.write(conf, runDir);
+      stageSeconds.put("bulk load", seconds(t0));
+      return loaded;
+    } catch (IOException e) {
+      throw new RekeyException("cannot record the load in " + runDir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Compares the source with the target: through the run's snapshot while it exists (the same point
+   * in time that was copied), else through a fresh snapshot, or a live scan.
+   */
+  public VerifyResult verify(RunManifest manifest) {
+    long t0 = System.nanoTime();
+    TableAdmin admin = new TableAdmin(connection);
+    List<byte[]> starts = admin.regionStartKeys(options.target());
+    String snapshot = manifest.snapshot();
+    String fresh = null;
+    if (snapshot != null && !admin.snapshotExists(snapshot)) {
+      fresh =
+          "rekey-verify-"
+              + options.source().getNameAsString().replace(':', '_')
+              + "-"
+              + System.currentTimeMillis();
+      LOG.info(
+          "rekey: the run's snapshot {} is gone; verifying against a new snapshot {}",
+          snapshot,
+          fresh);
+      admin.snapshot(options.source(), fresh);
+      snapshot = fresh;
+    }
+    JavaPairRDD<ImmutableBytesWritable, Result> source = read(snapshot);
+    JavaPairRDD<ImmutableBytesWritable, Result> target =
+        SourceReader.live(sc, conf, options.target(), SourceReader.fullScan(options.batch()));
+    sc.setJobGroup(
+        "verify",
+        "verify: " + options.source() + " through the key mapping vs " + options.target(),
+        false);
+    try {
+      VerifyResult result = new VerifyJob(sc, options.mapping(), starts).compare(source, target);
+      stageSeconds.put("verify", seconds(t0));
+      return result;
+    } finally {
+      sc.clearJobGroup();
+      if (fresh != null) {
+        admin.deleteSnapshot(fresh);
+        deleteQuietly(restoreDir(fresh));
+      }
+    }
+  }
+
+  private void deleteQuietly(Path path) {
+    try {
+      path.getFileSystem(conf).delete(path, true);
+    } catch (IOException e) {
+      LOG.warn("rekey: could not delete {}: {}", path, e.getMessage());
+    }
+  }
+
+  private JavaPairRDD<ImmutableBytesWritable, Result> read(String snapshot) {
+    // Rows with column-bound fields must arrive whole, so those are not read in batches.
+    int batch = options.mapping().source().columns().isEmpty() ? options.batch() : 0;
+    Scan scan = SourceReader.fullScan(batch);
+    if (snapshot == null) {
+      return SourceReader.live(sc, conf, options.source(), scan);
+    }
+    return SourceReader.fromSnapshot(sc, conf, snapshot, restoreDir(snapshot), scan);
+  }
+
+  private Path restoreDir(String snapshot) {
+    return new Path(runDir, "restore-" + snapshot);
+  }
+
+  private void cleanUp(RunManifest manifest) {
+    try {
+      FileSystem fs = runDir.getFileSystem(conf);
+      fs.delete(RunFiles.tmp(runDir), true);
+      if (manifest.snapshot() != null) {
+        fs.delete(restoreDir(manifest.snapshot()), true);
+        if (!options.keepSnapshot()) {
+          new TableAdmin(connection).deleteSnapshot(manifest.snapshot());
+        }
+      }
+    } catch (IOException e) {
+      LOG.warn("rekey: could not clean up {}: {}", runDir, e.getMessage());
+    }
+  }
+
+  private MapStats mapStats(int partitions) throws IOException {
+    Path map = RunFiles.map(runDir);
+    FileSystem fs = map.getFileSystem(conf);
+    MapStats total = MapStats.ZERO;
+    int found = 0;
+    for (FileStatus f : fs.listStatus(map, p -> p.getName().startsWith("stats-"))) {
+      try (BufferedReader in =
+          new BufferedReader(new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
+        total = total.plus(MapStats.fromLine(in.readLine()));
+        found++;
+      }
+    }
+    if (found != partitions) {
+      throw new RekeyException(
+          "the map stage left counts for "
+              + found
+              + " of "
+              + partitions
+              + " input partitions in "
+              + map
+              + "; nothing was loaded. Run again");
+    }
+    return total;
+  }
+
+  private String rejectsGlob(MapStats stats) {
+    return stats == null || stats.rowsRejected() == 0
+        ? null
+        : new Path(RunFiles.map(runDir), "rejects-*.tsv").toString();
+  }
+
+  private List<String> rejectExamples(MapStats stats) {
+    List<String> out = new ArrayList<>();
+    if (stats == null || stats.rowsRejected() == 0) {
+      return out;
+    }
+    try {
+      Path map = RunFiles.map(runDir);
+      FileSystem fs = map.getFileSystem(conf);
+      for (FileStatus f : fs.listStatus(map, p -> p.getName().startsWith("rejects-"))) {
+        try (BufferedReader in =
+            new BufferedReader(
+                new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
+          String line;
+          while (out.size() < REJECT_EXAMPLES && (line = in.readLine()) != null) {
+            out.add(line);
+          }
+        }
+        if (out.size() >= REJECT_EXAMPLES) {
+          break;
+        }
+      }
+    } catch (IOException e) {
+      LOG.warn("rekey: cannot read reject examples: {}", e.getMessage());
+    }
+    return out;
+  }
+
+  private String fingerprint() {
+    return options.source()
+        + " -> "
+        + options.target()
+        + " | "
+        + options.mapping().source().canonicalSpec()
+        + " => "
+        + options.mapping().target().canonicalSpec();
+  }
+
+  private static double seconds(long since) {
+    return Math.round((System.nanoTime() - since) / 1e7) / 100.0;
+  }
+}

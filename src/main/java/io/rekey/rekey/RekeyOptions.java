@@ -1,0 +1,179 @@
+package io.rekey.rekey;
+
+import io.rekey.hbase.TableInspector;
+import io.rekey.keys.KeyMapping;
+import io.rekey.keys.LayoutException;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * Options of {@code rekey}.
+ *
+ * @param liveScan read through the region servers instead of from a snapshot
+ * @param staging where run directories go (a URI or path on the cluster's filesystem), or null for
+ *     the default: {@code rekey-staging} next to {@code hbase.rootdir}
+ * @param regions regions of the target for layouts that do not start with a salt
+ * @param tasksPerRegion writer tasks per target region, 0 to choose from the cluster's cores
+ * @param batch cells per scan result, so wide rows are read in pieces
+ */
+public record RekeyOptions(
+    TableName source,
+    TableName target,
+    KeyMapping mapping,
+    boolean liveScan,
+    boolean keepSnapshot,
+    String staging,
+    long maxRejects,
+    boolean dryRun,
+    boolean verify,
+    long maxFileBytes,
+    int splitsPerBucket,
+    int regions,
+    int tasksPerRegion,
+    boolean allowNonEmpty,
+    boolean allowMerge,
+    int batch) {
+  public static final OptionDef<String> SOURCE =
+      OptionDef.text("source", "NS:TABLE", "the table to copy").required();
+  public static final OptionDef<String> TARGET =
+      OptionDef.text("target", "NS:TABLE", "the table to write (created pre-split when missing)")
+          .required();
+  public static final OptionDef<String> SOURCE_KEY =
+      OptionDef.text("source-key", "SPEC", "how the old row key is made (see README)").required();
+  public static final OptionDef<String> TARGET_KEY =
+      OptionDef.text("target-key", "SPEC", "how to build the new row key").required();
+  public static final OptionDef<Boolean> SNAPSHOT =
+      OptionDef.flag(
+          "snapshot",
+          "read a snapshot of the source (the default): a consistent copy, no load on region"
+              + " servers");
+  public static final OptionDef<Boolean> LIVE_SCAN =
+      OptionDef.flag("live-scan", "scan the source through its region servers instead");
+  public static final OptionDef<Boolean> KEEP_SNAPSHOT =
+      OptionDef.flag("keep-snapshot", "keep the snapshot taken of the source after the job");
+  public static final OptionDef<String> STAGING =
+      OptionDef.text(
+          "staging",
+          "DIR",
+          "directory for run files and HFiles on the cluster's filesystem (default: rekey-staging"
+              + " next to hbase.rootdir)");
+  public static final OptionDef<Long> MAX_REJECTS =
+      OptionDef.number(
+              "max-rejects",
+              "N",
+              "stop before loading when more rows than this cannot be mapped",
+              0,
+              Long.MAX_VALUE)
+          .withDefault(0L);
+  public static final OptionDef<Boolean> DRY_RUN =
+      OptionDef.flag("dry-run", "print the plan (sample keys, regions) and touch nothing");
+  public static final OptionDef<Boolean> NO_VERIFY =
+      OptionDef.flag("no-verify", "skip comparing source and target after the load");
+  public static final OptionDef<Long> MAX_FILE_SIZE =
+      OptionDef.number("max-file-size", "BYTES", "roll HFiles at this size", 1L << 20, 1L << 40)
+          .withDefault(1L << 30);
+  public static final OptionDef<Long> SPLITS_PER_BUCKET =
+      OptionDef.number("splits-per-bucket", "K", "regions per salt bucket in the new table", 1, 256)
+          .withDefault(1L);
+  public static final OptionDef<Long> REGIONS =
+      OptionDef.number(
+              "regions",
+              "N",
+              "regions of the new table when the layout does not start with a salt",
+              1,
+              65_536)
+          .withDefault(16L);
+  public static final OptionDef<Long> TASKS_PER_REGION =
+      OptionDef.number(
+              "tasks-per-region",
+              "K",
+              "writer tasks per target region, so a hot region is not one slow task (0: from the"
+                  + " cores)",
+              0,
+              16)
+          .withDefault(0L);
+  public static final OptionDef<Boolean> ALLOW_NONEMPTY =
+      OptionDef.flag("allow-nonempty", "write into a target that already holds rows");
+  public static final OptionDef<Boolean> ALLOW_MERGE =
+      OptionDef.flag(
+          "allow-merge",
+          "let a layout that is not injective merge old rows that get the same new key");
+  public static final OptionDef<Long> BATCH =
+      OptionDef.number(
+              "batch",
+              "CELLS",
+              "cells per scan result, so wide rows are read in pieces",
+              1,
+              1_000_000)
+          .withDefault(10_000L);
+
+  /** Every option of {@code rekey}, in usage order. */
+  public static List<OptionDef<?>> declared() {
+    return List.of(
+        SOURCE,
+        TARGET,
+        SOURCE_KEY,
+        TARGET_KEY,
+        SNAPSHOT,
+        LIVE_SCAN,
+        KEEP_SNAPSHOT,
+        STAGING,
+        MAX_REJECTS,
+        DRY_RUN,
+        NO_VERIFY,
+        MAX_FILE_SIZE,
+        SPLITS_PER_BUCKET,
+        REGIONS,
+        TASKS_PER_REGION,
+        ALLOW_NONEMPTY,
+        ALLOW_MERGE,
+        BATCH);
+  }
+
+  /** Builds and checks the options from validated values. */
+  public static RekeyOptions from(OptionValues values) {
+    if (values.get(SNAPSHOT) && values.get(LIVE_SCAN)) {
+      throw new InvalidOptionException(
+          "--snapshot and --live-scan are both given; choose one (the snapshot is the default)");
+    }
+    TableName source = TableInspector.tableName(SOURCE.name(), values.get(SOURCE));
+    TableName target = TableInspector.tableName(TARGET.name(), values.get(TARGET));
+    if (source.equals(target)) {
+      throw InvalidOptionException.of(
+          TARGET.name(), values.get(TARGET), "is the source table; rekey writes a new table");
+    }
+    return new RekeyOptions(
+        source,
+        target,
+        mapping(values.get(SOURCE_KEY), values.get(TARGET_KEY)),
+        values.get(LIVE_SCAN),
+        values.get(KEEP_SNAPSHOT),
+        values.get(STAGING),
+        values.get(MAX_REJECTS),
+        values.get(DRY_RUN),
+        !values.get(NO_VERIFY),
+        values.get(MAX_FILE_SIZE),
+        values.get(SPLITS_PER_BUCKET).intValue(),
+        values.get(REGIONS).intValue(),
+        values.get(TASKS_PER_REGION).intValue(),
+        values.get(ALLOW_NONEMPTY),
+        values.get(ALLOW_MERGE),
+        values.get(BATCH).intValue());
+  }
+
+  /** Parses both key specs; a bad one is an option error naming its option and column. */
+  public static KeyMapping mapping(String sourceSpec, String targetSpec) {
+    try {
+      return KeyMapping.parse(sourceSpec, targetSpec);
+    } catch (LayoutException e) {
+      boolean source = "source key".equals(e.side());
+      throw InvalidOptionException.of(
+          source ? SOURCE_KEY.name() : TARGET_KEY.name(),
+          source ? sourceSpec : targetSpec,
+          "cannot be used: " + e.problemAndColumn());
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package io.rekey.rekey;
+
+import io.rekey.hbase.FamilySettings;
+import io.rekey.keys.Injectivity;
+import io.rekey.keys.KeyText;
+import java.util.List;
+
+/**
+ * What a rekey run will do, decided before any data moves; printed by {@code --dry-run}.
+ *
+ * @param read {@code snapshot} or {@code live-scan}
+ * @param snapshot the snapshot to take and read, or null for a live scan
+ * @param runDir where the run's files go
+ * @param createTarget whether the target will be created (pre-split at {@link #splitPoints})
+ * @param splitPoints the target's region boundaries (planned or existing)
+ * @param tasksPerRegion writer tasks per target region
+ * @param sampleKeys the first rows of the source and their new keys
+ * @param sourceRegions regions of the source (one read task each)
+ */
+public record RekeyPlan(
+    String source,
+    String target,
+    String sourceKey,
+    String targetKey,
+    Injectivity injectivity,
+    boolean collisionCheck,
+    String read,
+    String snapshot,
+    String runDir,
+    boolean createTarget,
+    List<FamilySettings> families,
+    List<KeyText> splitPoints,
+    int tasksPerRegion,
+    long maxRejects,
+    int sourceRegions,
+    List<SampleKey> sampleKeys) {
+  public RekeyPlan {
+    families = List.copyOf(families);
+    splitPoints = List.copyOf(splitPoints);
+    sampleKeys = List.copyOf(sampleKeys);
+  }
+
+  /** Regions the target has or will have. */
+  public int targetRegions() {
+    return splitPoints.size() + 1;
+  }
+
+  /**
+   * An old key of the source and what it becomes.
+   *
+   * @param newKey null when the row is rejected
+   * @param reject the reason and detail, or null
+   */
+  public record SampleKey(KeyText oldKey, KeyText newKey, String reject) {}
+}

@@ -1,0 +1,47 @@
+package io.rekey.rekey;
+
+import io.rekey.verify.VerifyResult;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a rekey run did. The counts add up: {@code cellsRead = cellsWritten + cellsRejected +
+ * cellsSkipped} (checked before anything is loaded).
+ *
+ * @param dryRun only the plan was made
+ * @param resumed the run went on from an earlier run's files
+ * @param state how far the run got ({@code LOADED} when it completed)
+ * @param rejectsFiles the rejects files (tab-separated: reason, detail, old key, hex), or empty
+ * @param rejectExamples the first rejects, for the summary
+ * @param verify the comparison, or null when skipped
+ * @param stageSeconds wall time per stage, in order
+ */
+public record RekeyResult(
+    RekeyPlan plan,
+    boolean dryRun,
+    boolean resumed,
+    String state,
+    long rowsRead,
+    long cellsRead,
+    long cellsWritten,
+    long rowsRejected,
+    long cellsRejected,
+    long cellsSkipped,
+    long bytesWritten,
+    int files,
+    String rejectsFiles,
+    List<String> rejectExamples,
+    VerifyResult verify,
+    Map<String, Double> stageSeconds,
+    double totalSeconds) {
+  public RekeyResult {
+    rejectExamples = List.copyOf(rejectExamples);
+    stageSeconds =
+        java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(stageSeconds));
+  }
+
+  /** Whether every cell read is accounted for. */
+  public boolean countsAddUp() {
+    return cellsRead == cellsWritten + cellsRejected + cellsSkipped;
+  }
+}

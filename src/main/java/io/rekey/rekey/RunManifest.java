@@ -1,0 +1,95 @@
+package io.rekey.rekey;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rekey.hbase.RunFiles;
+import io.rekey.report.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * What a run has done, kept in its directory so a rerun after a failure knows where to go on: a run
+ * whose HFiles are all written resumes with the load; a loaded run is not loaded again; any other
+ * run starts clean. Rewritten (atomically) after every step.
+ *
+ * @param fingerprint the source, target and key specs: a manifest of another job is not resumed
+ * @param state how far the run got
+ * @param snapshot the snapshot the run read, kept until the run completes, or null
+ * @param createdTarget whether this run created the target table
+ * @param map the map stage's counts, once written
+ * @param cellsWritten cells in the HFiles, once written
+ * @param bytesWritten bytes in the HFiles, once written
+ * @param files the HFiles, relative to {@code hfiles/}, once written
+ */
+public record RunManifest(
+    String fingerprint,
+    State state,
+    String snapshot,
+    boolean createdTarget,
+    MapStats map,
+    long cellsWritten,
+    long bytesWritten,
+    List<String> files,
+    long updatedMillis) {
+  /** How far a run got. */
+  public enum State {
+    /** Planned; files may be partial. A rerun starts clean. */
+    STARTED,
+    /** Every HFile written and counted; nothing loaded. A rerun loads them. */
+    WRITTEN,
+    /** Stopped before loading (too many rejects, collisions). A rerun starts clean. */
+    REFUSED,
+    /** Loaded into the target. A rerun does not load again. */
+    LOADED
+  }
+
+  public RunManifest {
+    files = files == null ? List.of() : List.copyOf(files);
+  }
+
+  RunManifest with(State s) {
+    return new RunManifest(
+        fingerprint,
+        s,
+        snapshot,
+        createdTarget,
+        map,
+        cellsWritten,
+        bytesWritten,
+        files,
+        System.currentTimeMillis());
+  }
+
+  RunManifest written(MapStats stats, long cells, long bytes, List<String> hfiles) {
+    return new RunManifest(
+        fingerprint,
+        State.WRITTEN,
+        snapshot,
+        createdTarget,
+        stats,
+        cells,
+        bytes,
+        hfiles,
+        System.currentTimeMillis());
+  }
+
+  /** The manifest in {@code run}, or null when there is none. */
+  static RunManifest read(Configuration conf, Path run) throws IOException {
+    Path file = RunFiles.manifest(run);
+    FileSystem fs = file.getFileSystem(conf);
+    if (!fs.exists(file)) {
+      return null;
+    }
+    ObjectMapper mapper = Json.mapper();
+    try (InputStream in = fs.open(file)) {
+      return mapper.readValue(in, RunManifest.class);
+    }
+  }
+
+  void write(Configuration conf, Path run) throws IOException {
+    RunFiles.writeAtomically(conf, RunFiles.manifest(run), Json.toJson(this));
+  }
+}
