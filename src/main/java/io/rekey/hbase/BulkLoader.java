@@ -18,7 +18,19 @@ import org.slf4j.LoggerFactory;
 public final class BulkLoader {
   private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
 
+  private static final int ATTEMPTS = 4;
+  private static final long RETRY_WAIT_MS = 3_000;
+
   private BulkLoader() {}
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RekeyException("interrupted while waiting to retry the bulk load", e);
+    }
+  }
 
   /**
    * @param maxFilesPerRegionPerFamily raised from HBase's default of 32 when the writer made more
@@ -30,21 +42,35 @@ public final class BulkLoader {
         "hbase.mapreduce.bulkload.max.hfiles.perRegion.perFamily",
         Math.max(32, maxFilesPerRegionPerFamily));
     c.setInt("hbase.bulkload.retries.number", c.getInt("hbase.bulkload.retries.number", 10));
-    try {
-      LOG.info("rekey: bulk loading {} into {}", dir, table);
-      BulkLoadHFiles.create(c).bulkLoad(table, dir);
-    } catch (IOException e) {
-      throw new RekeyException(
-          "the bulk load of "
-              + dir
-              + " into "
-              + table
-              + " failed: "
-              + e.getMessage()
-              + "; the HFiles that were not loaded are still in "
-              + dir
-              + ", rerun the same command to load them",
-          e);
+    IOException last = null;
+    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      try {
+        LOG.info(
+            "rekey: bulk loading {} into {} (attempt {} of {})", dir, table, attempt, ATTEMPTS);
+        BulkLoadHFiles.create(c).bulkLoad(table, dir);
+        return;
+      } catch (IOException e) {
+        // A table whose regions are moving (a split, a balancer run) is briefly "not available";
+        // files already loaded were moved out of dir, so trying again loads only the rest.
+        last = e;
+        LOG.warn("rekey: bulk load attempt {} failed: {}", attempt, e.getMessage());
+        if (attempt < ATTEMPTS) {
+          sleep(RETRY_WAIT_MS * attempt);
+        }
+      }
     }
+    throw new RekeyException(
+        "the bulk load of "
+            + dir
+            + " into "
+            + table
+            + " failed "
+            + ATTEMPTS
+            + " times: "
+            + last.getMessage()
+            + "; the HFiles that were not loaded are still in "
+            + dir
+            + ", rerun the same command to load them",
+        last);
   }
 }

@@ -172,7 +172,7 @@ final class Codec {
               + " is '"
               + text(key, from, to)
               + "': its leading zeros would be lost; declare it with a width ("
-              + field
+              + (field.startsWith("field ") ? field.substring(6) : field)
               + ":long("
               + (to - from)
               + ")) if all values have one, or keep it as text");

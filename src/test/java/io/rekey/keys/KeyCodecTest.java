@@ -100,7 +100,7 @@ class KeyCodecTest {
         "0123_u",
         RejectReason.NOT_CANONICAL,
         "field ts is '0123': its leading zeros would be lost; declare it with a width"
-            + " (field ts:long(4)) if all values have one, or keep it as text");
+            + " (ts:long(4)) if all values have one, or keep it as text");
     assertDecodeReject(
         source, "12a_u", RejectReason.NOT_A_NUMBER, "field ts is '12a', not a decimal number");
     assertDecodeReject(source, "_u", RejectReason.NOT_A_NUMBER, "field ts is empty, not a number");

@@ -60,6 +60,19 @@ public final class MiniHBase implements BeforeAllCallback {
     return "127.0.0.1:" + util().getZkCluster().getClientPort();
   }
 
+  /**
+   * Settings a job uses to reach the mini cluster: its quorum, and its root directory and
+   * filesystem (which snapshot reads and bulk loads need and no hbase-site.xml carries here).
+   */
+  public static io.rekey.hbase.HBaseSettings settings() {
+    Configuration c = util().getConfiguration();
+    return new io.rekey.hbase.HBaseSettings(
+        zkQuorum(),
+        null,
+        java.util.Map.of(
+            "hbase.rootdir", c.get("hbase.rootdir"), "fs.defaultFS", c.get("fs.defaultFS")));
+  }
+
   /** A table name no other test uses, in namespace {@code default}. */
   public static TableName uniqueTable(String prefix) {
     return TableName.valueOf(prefix + "_" + TABLES.incrementAndGet());

@@ -1,0 +1,72 @@
+package io.rekey.testing;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/** Builds tables with known cells on the mini cluster and reads every cell back. */
+public final class TestTables {
+  private TestTables() {}
+
+  public static void create(TableName name, ColumnFamilyDescriptor... families) throws IOException {
+    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(name);
+      for (ColumnFamilyDescriptor f : families) {
+        b.setColumnFamily(f);
+      }
+      admin.createTable(b.build());
+    }
+  }
+
+  public static void put(TableName name, List<Put> puts) throws IOException {
+    try (Table t = MiniHBase.util().getConnection().getTable(name)) {
+      for (int i = 0; i < puts.size(); i += 1000) {
+        t.put(puts.subList(i, Math.min(puts.size(), i + 1000)));
+      }
+    }
+  }
+
+  /** One line per cell, {@code row/family:qualifier/ts=value} with binary bytes escaped. */
+  public static List<String> cells(TableName name) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (Table t = MiniHBase.util().getConnection().getTable(name);
+        ResultScanner s = t.getScanner(new Scan().readAllVersions().setBatch(5000))) {
+      for (Result r : s) {
+        for (Cell c : r.rawCells()) {
+          out.add(line(CellUtil.cloneRow(c), c));
+        }
+      }
+    }
+    return out;
+  }
+
+  public static String line(byte[] row, Cell c) {
+    return Bytes.toStringBinary(row)
+        + "/"
+        + Bytes.toStringBinary(CellUtil.cloneFamily(c))
+        + ":"
+        + Bytes.toStringBinary(CellUtil.cloneQualifier(c))
+        + "/"
+        + c.getTimestamp()
+        + "="
+        + (c.getValueLength() > 64
+            ? "len" + c.getValueLength() + "#" + java.util.Arrays.hashCode(CellUtil.cloneValue(c))
+            : Bytes.toStringBinary(CellUtil.cloneValue(c)));
+  }
+
+  public static long countCells(TableName name) throws IOException {
+    return cells(name).size();
+  }
+}
