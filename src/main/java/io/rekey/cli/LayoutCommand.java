@@ -8,6 +8,7 @@ import io.rekey.keys.ScanPlanner;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.rekey.RekeyOptions;
 import io.rekey.report.LayoutText;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -19,18 +20,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /** {@code layout}: try a key design on real keys, without a cluster. */
 final class LayoutCommand implements Command<LayoutCommand.Options> {
-  static final OptionDef<String> SOURCE_KEY =
-      OptionDef.text(
-              "source-key",
-              "SPEC",
-              "how the old key is made, e.g. \"text: ts:long + '_' + user + '_' + order\"")
-          .required();
-  static final OptionDef<String> TARGET_KEY =
-      OptionDef.text(
-              "target-key",
-              "SPEC",
-              "how to build the new key, e.g. \"salt(16, user) + user + reverse_ts(ts)\"")
-          .required();
+  static final OptionDef<String> SOURCE_KEY = RekeyOptions.SOURCE_KEY;
+  static final OptionDef<String> TARGET_KEY = RekeyOptions.TARGET_KEY;
   static final OptionDef<String> KEY =
       OptionDef.text("key", "OLDKEY", "an old key to map (\\xNN for binary bytes); repeatable")
           .repeatable();
@@ -132,7 +123,7 @@ final class LayoutCommand implements Command<LayoutCommand.Options> {
 
   /** Parses both specs; a bad one is a usage error that names its option. */
   static KeyMapping mapping(String sourceSpec, String targetSpec) {
-    return io.rekey.rekey.RekeyOptions.mapping(sourceSpec, targetSpec);
+    return RekeyOptions.mapping(sourceSpec, targetSpec);
   }
 
   private static long time(String text) {

@@ -42,7 +42,8 @@ public final class Main {
             new DescribeCommand(),
             new GenerateCommand(),
             new LayoutCommand(),
-            new RekeyCommand())) {
+            new RekeyCommand(),
+            new VerifyCommand())) {
       commands.put(c.name(), c);
     }
   }

@@ -37,7 +37,8 @@ class MainTest {
     CliRun run = CliRun.of("rekye");
     assertThat(run.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(run.err())
-        .contains("unknown command 'rekye'; the commands are: status, describe, generate, layout");
+        .contains(
+            "unknown command 'rekye'; the commands are: status, describe, generate, layout, rekey, verify");
   }
 
   @Test

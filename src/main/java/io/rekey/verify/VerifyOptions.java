@@ -1,0 +1,44 @@
+package io.rekey.verify;
+
+import io.rekey.hbase.TableInspector;
+import io.rekey.keys.KeyMapping;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import io.rekey.rekey.RekeyOptions;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * Options of {@code verify}.
+ *
+ * @param liveScan read the source through its region servers instead of from a snapshot
+ */
+public record VerifyOptions(
+    TableName source, TableName target, KeyMapping mapping, boolean liveScan, int batch) {
+  /** Every option of {@code verify}: rekey's table, key and read options. */
+  public static List<OptionDef<?>> declared() {
+    return List.of(
+        RekeyOptions.SOURCE,
+        RekeyOptions.TARGET,
+        RekeyOptions.SOURCE_KEY,
+        RekeyOptions.TARGET_KEY,
+        RekeyOptions.SNAPSHOT,
+        RekeyOptions.LIVE_SCAN,
+        RekeyOptions.BATCH);
+  }
+
+  public static VerifyOptions from(OptionValues values) {
+    if (values.get(RekeyOptions.SNAPSHOT) && values.get(RekeyOptions.LIVE_SCAN)) {
+      throw new InvalidOptionException(
+          "--snapshot and --live-scan are both given; choose one (the snapshot is the default)");
+    }
+    return new VerifyOptions(
+        TableInspector.tableName(RekeyOptions.SOURCE.name(), values.get(RekeyOptions.SOURCE)),
+        TableInspector.tableName(RekeyOptions.TARGET.name(), values.get(RekeyOptions.TARGET)),
+        RekeyOptions.mapping(
+            values.get(RekeyOptions.SOURCE_KEY), values.get(RekeyOptions.TARGET_KEY)),
+        values.get(RekeyOptions.LIVE_SCAN),
+        values.get(RekeyOptions.BATCH).intValue());
+  }
+}

@@ -1,0 +1,135 @@
+package io.rekey.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.rekey.report.Json;
+import io.rekey.testing.CliRun;
+import io.rekey.testing.MiniHBase;
+import io.rekey.testing.SparkLocal;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** rekey and verify through the CLI: the summary, the JSON and the exit codes. */
+@ExtendWith(MiniHBase.class)
+class RekeyCliIT {
+  static final String SOURCE_KEY = "text: ts:long + '_' + sender + '_' + msgid";
+  static final String TARGET_KEY = "salt(4, sender) + sender + reverse_ts(ts) + msgid";
+
+  @TempDir Path dir;
+
+  static String[] cluster(String... args) {
+    SparkLocal.context(); // the CLI picks up the test JVM's local Spark session
+    Map<String, String> s = MiniHBase.settings().properties();
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--zk", MiniHBase.zkQuorum()));
+    s.forEach((k, v) -> all.addAll(List.of("--hbase-set", k + "=" + v)));
+    return all.toArray(new String[0]);
+  }
+
+  @Test
+  void rekeyThenVerifyThenRefuseBadInput() throws Exception {
+    CliRun gen = CliRun.of(cluster("generate", "--table", "cli:messages", "--rows", "300"));
+    assertThat(gen.exit()).as(gen.toString()).isEqualTo(ExitCode.OK);
+
+    Path json = dir.resolve("rekey.json");
+    CliRun rekey =
+        CliRun.of(
+            cluster(
+                "rekey",
+                "--source",
+                "cli:messages",
+                "--target",
+                "cli:by_sender",
+                "--source-key",
+                SOURCE_KEY,
+                "--target-key",
+                TARGET_KEY,
+                "--json",
+                json.toString()));
+    assertThat(rekey.exit()).as(rekey.toString()).isEqualTo(ExitCode.OK);
+    assertThat(rekey.out())
+        .contains(
+            "rekey: cli:messages -> cli:by_sender loaded",
+            "rows read      300",
+            "(adds up)",
+            "verify         MATCH");
+    JsonNode r = Json.mapper().readTree(json.toFile());
+    assertThat(r.get("rowsRead").asLong()).isEqualTo(300);
+    assertThat(r.get("cellsWritten").asLong()).isEqualTo(r.get("cellsRead").asLong());
+    assertThat(r.at("/verify/matches").asBoolean()).isTrue();
+    assertThat(r.at("/plan/splitPoints").size()).isEqualTo(3);
+
+    CliRun verify =
+        CliRun.of(
+            cluster(
+                "verify",
+                "--source",
+                "cli:messages",
+                "--target",
+                "cli:by_sender",
+                "--source-key",
+                SOURCE_KEY,
+                "--target-key",
+                TARGET_KEY));
+    assertThat(verify.exit()).as(verify.toString()).isEqualTo(ExitCode.OK);
+    assertThat(verify.out()).contains("MATCH: ");
+
+    // Through another mapping, the same tables differ: exit 1, one line saying so.
+    CliRun wrong =
+        CliRun.of(
+            cluster(
+                "verify",
+                "--source",
+                "cli:messages",
+                "--target",
+                "cli:by_sender",
+                "--live-scan",
+                "--source-key",
+                SOURCE_KEY,
+                "--target-key",
+                "salt(4, msgid) + sender + reverse_ts(ts) + msgid"));
+    assertThat(wrong.exit()).isEqualTo(ExitCode.FAILED);
+    assertThat(wrong.out()).contains("DIFFERENT in");
+    assertThat(wrong.err()).contains("error: verify: the target differs from the source in");
+
+    // A bad spec is a usage error before anything runs.
+    CliRun bad =
+        CliRun.of(
+            cluster(
+                "rekey",
+                "--source",
+                "cli:messages",
+                "--target",
+                "cli:x",
+                "--source-key",
+                SOURCE_KEY,
+                "--target-key",
+                "salt(0, sender)"));
+    assertThat(bad.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(bad.err())
+        .contains("--target-key is 'salt(0, sender)' but cannot be used: salt buckets is 0");
+
+    // A key spec that fits no row: rejects stop the job, exit 1, nothing loaded.
+    CliRun rejects =
+        CliRun.of(
+            cluster(
+                "rekey",
+                "--source",
+                "cli:messages",
+                "--target",
+                "cli:rejected",
+                "--source-key",
+                "binary: ts:long + '_' + rest",
+                "--target-key",
+                "rest"));
+    assertThat(rejects.exit()).isEqualTo(ExitCode.FAILED);
+    assertThat(rejects.err())
+        .contains("error: rekey: 300 rows (", "could not be mapped, more than --max-rejects 0");
+  }
+}
