@@ -35,7 +35,7 @@ import scala.Tuple2;
  * whole partition is written.
  */
 public final class HFileWriterStage
-    implements Function2<Integer, Iterator<Tuple2<CellKey, MappedValue>>, Iterator<WriteStats>> {
+    implements Function2<Integer, Iterator<Tuple2<byte[], byte[]>>, Iterator<WriteStats>> {
   private static final long serialVersionUID = 1L;
   private static final int MAX_COLLISION_EXAMPLES = 10;
 
@@ -44,13 +44,20 @@ public final class HFileWriterStage
   private final List<FamilySettings> families;
   private final long maxFileBytes;
   private final ShippedConfiguration conf;
+  private final boolean valuesCarryOldRows;
 
+  /**
+   * @param valuesCarryOldRows the values hold their old rows ({@link ShuffleCell#value}): check
+   *     that no new row comes from two old rows
+   */
   public HFileWriterStage(
       String runDir,
       String tableName,
       List<FamilySettings> families,
       long maxFileBytes,
+      boolean valuesCarryOldRows,
       ShippedConfiguration conf) {
+    this.valuesCarryOldRows = valuesCarryOldRows;
     this.runDir = runDir;
     this.tableName = tableName;
     this.families = List.copyOf(families);
@@ -59,8 +66,7 @@ public final class HFileWriterStage
   }
 
   @Override
-  public Iterator<WriteStats> call(
-      Integer partition, Iterator<Tuple2<CellKey, MappedValue>> cells) {
+  public Iterator<WriteStats> call(Integer partition, Iterator<Tuple2<byte[], byte[]>> cells) {
     try {
       return List.of(write(partition, cells)).iterator();
     } catch (IOException e) {
@@ -82,7 +88,7 @@ public final class HFileWriterStage
     }
   }
 
-  private WriteStats write(int partition, Iterator<Tuple2<CellKey, MappedValue>> cells)
+  private WriteStats write(int partition, Iterator<Tuple2<byte[], byte[]>> cells)
       throws IOException {
     Configuration c = new Configuration(conf.get());
     Path run = new Path(runDir);
@@ -100,17 +106,27 @@ public final class HFileWriterStage
     long bytes = 0;
     long collisions = 0;
     List<String> examples = new ArrayList<>();
-    byte[] row = null;
+    byte[] rowKey = null;
     byte[] rowOwner = null;
     boolean rowCollided = false;
     while (cells.hasNext()) {
-      Tuple2<CellKey, MappedValue> next = cells.next();
-      CellKey key = next._1();
-      MappedValue value = next._2();
-      boolean newRow = row == null || !Arrays.equals(row, key.row());
+      Tuple2<byte[], byte[]> next = cells.next();
+      byte[] key = next._1();
+      byte[] value = next._2();
+      int rowLength = ShuffleCell.rowLength(key);
+      boolean newRow =
+          rowKey == null
+              || Bytes.compareTo(rowKey, 2, ShuffleCell.rowLength(rowKey), key, 2, rowLength) != 0;
+      byte[] oldRow = null;
+      int valueOffset = 0;
+      if (valuesCarryOldRows) {
+        int oldLength = ShuffleCell.oldRowLength(value);
+        oldRow = Arrays.copyOfRange(value, 2, 2 + oldLength);
+        valueOffset = 2 + oldLength;
+      }
       if (newRow) {
-        row = key.row();
-        rowOwner = value.oldRow();
+        rowKey = key;
+        rowOwner = oldRow;
         rowCollided = false;
         // Roll only between rows, so one row's cells of a family stay in one file.
         for (Map.Entry<String, OpenFile> e : new ArrayList<>(open.entrySet())) {
@@ -119,23 +135,23 @@ public final class HFileWriterStage
             open.remove(e.getKey());
           }
         }
-      } else if (value.oldRow() != null
-          && !rowCollided
-          && !Arrays.equals(rowOwner, value.oldRow())) {
+      } else if (oldRow != null && !rowCollided && !Arrays.equals(rowOwner, oldRow)) {
         rowCollided = true;
         collisions++;
         if (examples.size() < MAX_COLLISION_EXAMPLES) {
           examples.add(
               "new row '"
-                  + Bytes.toStringBinary(row)
+                  + Bytes.toStringBinary(key, 2, rowLength)
                   + "' from old rows '"
                   + Bytes.toStringBinary(rowOwner)
                   + "' and '"
-                  + Bytes.toStringBinary(value.oldRow())
+                  + Bytes.toStringBinary(oldRow)
                   + "'");
         }
       }
-      String family = Bytes.toString(key.family());
+      int familyOffset = ShuffleCell.familyOffset(key);
+      int familyLength = ShuffleCell.familyLength(key);
+      String family = Bytes.toString(key, familyOffset, familyLength);
       OpenFile file = open.get(family);
       if (file == null) {
         FamilySettings f = settings.get(family);
@@ -147,14 +163,23 @@ public final class HFileWriterStage
         file = open(c, fs, tmpDir, f, partition, seq);
         open.put(family, file);
       }
+      int qualifierOffset = ShuffleCell.qualifierOffset(key);
       KeyValue kv =
           new KeyValue(
-              key.row(),
-              key.family(),
-              key.qualifier(),
-              key.timestamp(),
-              KeyValue.Type.codeToType(key.type()),
-              value.value());
+              key,
+              2,
+              rowLength,
+              key,
+              familyOffset,
+              familyLength,
+              key,
+              qualifierOffset,
+              ShuffleCell.qualifierLength(key),
+              ShuffleCell.timestamp(key),
+              KeyValue.Type.codeToType(ShuffleCell.type(key)),
+              value,
+              valueOffset,
+              value.length - valueOffset);
       file.writer.append(kv);
       file.bytes += kv.getLength();
       bytes += kv.getLength();

@@ -13,8 +13,6 @@ import org.apache.spark.serializer.KryoRegistrator;
 public final class KryoSetup implements KryoRegistrator {
   @Override
   public void registerClasses(Kryo kryo) {
-    kryo.register(CellKey.class);
-    kryo.register(MappedValue.class);
     kryo.register(byte[].class);
     kryo.register(WriteStats.class, new JavaSerializer());
     kryo.register(CellDigest.class, new JavaSerializer());

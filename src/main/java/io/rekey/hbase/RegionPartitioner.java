@@ -31,11 +31,17 @@ public final class RegionPartitioner extends Partitioner {
 
   /** The region index (0-based) of a row. */
   public int region(byte[] row) {
+    return region(row, 0, row.length);
+  }
+
+  /** The region index (0-based) of the row at {@code offset, length} of {@code buffer}. */
+  public int region(byte[] buffer, int offset, int length) {
     int lo = 0;
     int hi = regionStarts.length;
     while (lo < hi) {
       int mid = (lo + hi) >>> 1;
-      if (Bytes.compareTo(row, regionStarts[mid]) >= 0) {
+      byte[] start = regionStarts[mid];
+      if (Bytes.compareTo(buffer, offset, length, start, 0, start.length) >= 0) {
         lo = mid + 1;
       } else {
         hi = mid;
@@ -52,11 +58,21 @@ public final class RegionPartitioner extends Partitioner {
     return tasksPerRegion;
   }
 
+  /** The partition of a {@link ShuffleCell} key. */
   @Override
   public int getPartition(Object key) {
-    byte[] row = ((CellKey) key).row();
-    int sub = tasksPerRegion == 1 ? 0 : Math.floorMod(Arrays.hashCode(row), tasksPerRegion);
-    return region(row) * tasksPerRegion + sub;
+    byte[] k = (byte[]) key;
+    int length = ShuffleCell.rowLength(k);
+    int offset = ShuffleCell.rowOffset();
+    int sub = 0;
+    if (tasksPerRegion > 1) {
+      int h = 1;
+      for (int i = offset; i < offset + length; i++) {
+        h = 31 * h + k[i];
+      }
+      sub = Math.floorMod(h, tasksPerRegion);
+    }
+    return region(k, offset, length) * tasksPerRegion + sub;
   }
 
   @Override

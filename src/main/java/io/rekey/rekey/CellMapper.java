@@ -1,9 +1,8 @@
 package io.rekey.rekey;
 
-import io.rekey.hbase.CellKey;
-import io.rekey.hbase.MappedValue;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.hbase.ShuffleCell;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
@@ -19,7 +18,6 @@ import java.util.NoSuchElementException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -37,7 +35,7 @@ public final class CellMapper
     implements Function2<
         Integer,
         Iterator<Tuple2<ImmutableBytesWritable, Result>>,
-        Iterator<Tuple2<CellKey, MappedValue>>> {
+        Iterator<Tuple2<byte[], byte[]>>> {
   private static final long serialVersionUID = 1L;
 
   private final KeyMapping mapping;
@@ -64,15 +62,15 @@ public final class CellMapper
   }
 
   @Override
-  public Iterator<Tuple2<CellKey, MappedValue>> call(
+  public Iterator<Tuple2<byte[], byte[]>> call(
       Integer partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
     return new PartitionIterator(partition, rows);
   }
 
-  private final class PartitionIterator implements Iterator<Tuple2<CellKey, MappedValue>> {
+  private final class PartitionIterator implements Iterator<Tuple2<byte[], byte[]>> {
     private final int partition;
     private final Iterator<Tuple2<ImmutableBytesWritable, Result>> rows;
-    private final ArrayDeque<Tuple2<CellKey, MappedValue>> pending = new ArrayDeque<>();
+    private final ArrayDeque<Tuple2<byte[], byte[]>> pending = new ArrayDeque<>();
     private long rowsRead;
     private long cellsRead;
     private long rowsRejected;
@@ -101,7 +99,7 @@ public final class CellMapper
     }
 
     @Override
-    public Tuple2<CellKey, MappedValue> next() {
+    public Tuple2<byte[], byte[]> next() {
       if (!hasNext()) {
         throw new NoSuchElementException();
       }
@@ -137,15 +135,7 @@ public final class CellMapper
       lastRowRejected = false;
       byte[] tracked = trackOldRows ? oldRow : null;
       for (Cell c : cells) {
-        pending.add(
-            new Tuple2<>(
-                new CellKey(
-                    newRow,
-                    CellUtil.cloneFamily(c),
-                    CellUtil.cloneQualifier(c),
-                    c.getTimestamp(),
-                    c.getType().getCode()),
-                new MappedValue(CellUtil.cloneValue(c), tracked)));
+        pending.add(new Tuple2<>(ShuffleCell.key(newRow, c), ShuffleCell.value(c, tracked)));
       }
     }
 

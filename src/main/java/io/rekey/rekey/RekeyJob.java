@@ -2,13 +2,12 @@ package io.rekey.rekey;
 
 import io.rekey.RekeyException;
 import io.rekey.hbase.BulkLoader;
-import io.rekey.hbase.CellKey;
 import io.rekey.hbase.HFileWriterStage;
-import io.rekey.hbase.MappedValue;
 import io.rekey.hbase.ProgressReporter;
 import io.rekey.hbase.RegionPartitioner;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.hbase.ShuffleCell;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.WriteStats;
@@ -215,7 +214,7 @@ public final class RekeyJob {
     LongAccumulator progress = sc.sc().longAccumulator("rekey cells read");
     CellMapper mapper =
         new CellMapper(options.mapping(), track, runDir.toString(), shipped, progress);
-    JavaPairRDD<CellKey, MappedValue> mapped =
+    JavaPairRDD<byte[], byte[]> mapped =
         JavaPairRDD.fromJavaRDD(source.mapPartitionsWithIndex(mapper, true));
     byte[][] starts = planned.splitPoints().toArray(new byte[0][]);
     RegionPartitioner partitioner = new RegionPartitioner(starts, plan.tasksPerRegion());
@@ -225,6 +224,7 @@ public final class RekeyJob {
             options.target().getNameAsString(),
             plan.families(),
             options.maxFileBytes(),
+            track,
             shipped);
     sc.setJobGroup(
         "rekey",
@@ -240,7 +240,7 @@ public final class RekeyJob {
     try (ProgressReporter ignored = new ProgressReporter("rekey", sc, progress, 0, 10)) {
       perTask =
           mapped
-              .repartitionAndSortWithinPartitions(partitioner, CellKey.ORDER)
+              .repartitionAndSortWithinPartitions(partitioner, ShuffleCell.ORDER)
               .mapPartitionsWithIndex(writer, false)
               .collect();
     } finally {
@@ -385,7 +385,10 @@ public final class RekeyJob {
     if (snapshot == null) {
       return SourceReader.live(sc, conf, options.source(), scan);
     }
-    return SourceReader.fromSnapshot(sc, conf, snapshot, restoreDir(snapshot), scan);
+    // Enough read tasks to keep every core busy even when one region holds most of the data.
+    int regions = planned.plan().sourceRegions();
+    int pieces = Math.max(1, Math.min(8, (2 * sc.defaultParallelism() + regions - 1) / regions));
+    return SourceReader.fromSnapshot(sc, conf, snapshot, restoreDir(snapshot), scan, pieces);
   }
 
   private Path restoreDir(String snapshot) {

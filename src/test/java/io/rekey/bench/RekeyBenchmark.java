@@ -1,0 +1,418 @@
+package io.rekey.bench;
+
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.HBaseSettings;
+import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.hbase.SourceReader;
+import io.rekey.hbase.SparkSessions;
+import io.rekey.hbase.TableAdmin;
+import io.rekey.keys.KeyMapping;
+import io.rekey.keys.KeyReject;
+import io.rekey.keys.SplitPoints;
+import io.rekey.options.OptionValues;
+import io.rekey.rekey.RekeyJob;
+import io.rekey.rekey.RekeyOptions;
+import io.rekey.rekey.RekeyResult;
+import io.rekey.report.Json;
+import java.io.IOException;
+import java.io.Serializable;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hbase.spark.FamilyHFileWriteOptions;
+import org.apache.hadoop.hbase.spark.JavaHBaseContext;
+import org.apache.hadoop.hbase.spark.KeyFamilyQualifier;
+import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.Pair;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.LongAccumulator;
+
+/**
+ * The rekey benchmark: on one source table, in one run and one JVM, times this tool's rekey against
+ * the two things people use instead, with the same key mapping, the same snapshot reader and the
+ * same pre-split target: a Put-based copy (Spark foreachPartition + BufferedMutator) and
+ * hbase-spark's bulk load (which stamps every cell with the load time). Prints JSON.
+ *
+ * <p>Run by {@code jobs/bench-rekey.sh}, against the local HBase (or any cluster through
+ * HBASE_CONF_DIR).
+ */
+public final class RekeyBenchmark {
+  static final String SOURCE_KEY = "text: ts:long + '_' + sender + '_' + msgid";
+  static final String TARGET_KEY = "salt(16, sender) + sender + reverse_ts(ts) + msgid";
+
+  public static void main(String[] args) throws Exception {
+    String source = args.length > 0 ? args[0] : "bench:messages";
+    Path out = Path.of(args.length > 1 ? args[1] : "var/bench/rekey-bench.json");
+    HBaseSettings settings =
+        new HBaseSettings(
+            null, Path.of(System.getenv().getOrDefault("HBASE_CONF_DIR", "var/conf")));
+    Configuration conf = settings.toConfiguration();
+    JavaSparkContext sc =
+        JavaSparkContext.fromSparkContext(SparkSessions.getOrCreate("rekey-bench").sparkContext());
+    KeyMapping mapping = KeyMapping.parse(SOURCE_KEY, TARGET_KEY);
+    Map<String, Object> report = new LinkedHashMap<>();
+    try (Connection connection = HBaseConnections.open(settings)) {
+      TableName src = TableName.valueOf(source);
+      long cells = countCells(connection, src);
+      report.put("source", source);
+      report.put("sourceCells", cells);
+      report.put("mapping", SOURCE_KEY + "  =>  " + TARGET_KEY);
+      report.put("sparkMaster", sc.master());
+      List<byte[]> splits = SplitPoints.plan(mapping.target(), 16, List.of());
+      TableDescriptor sourceDescriptor = connection.getAdmin().getDescriptor(src);
+
+      // Every round runs all three; the report keeps the last, so that the first round warms the
+      // JVM, the page cache and Spark for all of them alike.
+      int rounds = Integer.parseInt(System.getProperty("bench.rounds", "2"));
+      Map<String, Object> rekey = null;
+      Map<String, Object> put = null;
+      Map<String, Object> hbaseSpark = null;
+      for (int round = 1; round <= rounds; round++) {
+        rekey = measure(() -> rekey(sc, connection, conf, source));
+        put =
+            measure(
+                () ->
+                    putCopy(
+                        sc,
+                        connection,
+                        conf,
+                        src,
+                        fresh(connection, "bench:t_put", sourceDescriptor, splits),
+                        mapping));
+        hbaseSpark =
+            measure(
+                () ->
+                    hbaseSparkBulkLoad(
+                        sc,
+                        connection,
+                        conf,
+                        src,
+                        fresh(connection, "bench:t_hbase_spark", sourceDescriptor, splits),
+                        mapping,
+                        sourceDescriptor));
+        System.err.printf(
+            "bench round %d of %d: rekey %s s, put-based %s s, hbase-spark %s s%n",
+            round, rounds, rekey.get("seconds"), put.get("seconds"), hbaseSpark.get("seconds"));
+      }
+      report.put("measured", "the last of " + rounds + " rounds; earlier ones warm up all three");
+      rekey.put(
+          "timestampsKept",
+          timestampsKept(connection, src, TableName.valueOf("bench:t_rekey"), mapping));
+      report.put("rekey", rekey);
+      put.put(
+          "timestampsKept",
+          timestampsKept(connection, src, TableName.valueOf("bench:t_put"), mapping));
+      report.put("putBased", put);
+      hbaseSpark.put(
+          "timestampsKept",
+          timestampsKept(connection, src, TableName.valueOf("bench:t_hbase_spark"), mapping));
+      hbaseSpark.put(
+          "note",
+          "hbase-spark's bulkLoad stamps every cell with the load time: source timestamps and"
+              + " versions are lost");
+      report.put("hbaseSpark", hbaseSpark);
+
+      double ours = (double) rekey.get("cellsPerSecond");
+      report.put("rekeyVsPutBased", round(ours / (double) put.get("cellsPerSecond")));
+      report.put("rekeyVsHbaseSpark", round(ours / (double) hbaseSpark.get("cellsPerSecond")));
+      report.put("processPeakRssMiB", peakRssMiB());
+    }
+    String json = Json.toJson(report);
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, json + "\n");
+    System.out.println(json);
+    sc.stop();
+  }
+
+  static long rekey(JavaSparkContext sc, Connection connection, Configuration conf, String source)
+      throws IOException {
+    TableName target = fresh(connection, "bench:t_rekey", null, null);
+    RekeyOptions options =
+        RekeyOptions.from(
+            OptionValues.empty()
+                .with("source", source)
+                .with("target", target.getNameAsString())
+                .with("source-key", SOURCE_KEY)
+                .with("target-key", TARGET_KEY)
+                .with("no-verify", "true")
+                .validate(RekeyOptions.declared()));
+    RekeyResult r =
+        new RekeyJob(sc, connection, conf, options, RekeyJob.plan(sc, connection, conf, options))
+            .execute();
+    System.err.println("bench: rekey stages " + r.stageSeconds());
+    return r.cellsWritten();
+  }
+
+  interface Run {
+    long cells() throws Exception;
+  }
+
+  static Map<String, Object> measure(Run run) throws Exception {
+    System.gc();
+    List<MemoryPoolMXBean> heap = new ArrayList<>();
+    for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (p.getType() == MemoryType.HEAP) {
+        p.resetPeakUsage();
+        heap.add(p);
+      }
+    }
+    long t0 = System.nanoTime();
+    long cells = run.cells();
+    double secs = (System.nanoTime() - t0) / 1e9;
+    long peak = 0;
+    for (MemoryPoolMXBean p : heap) {
+      peak += p.getPeakUsage().getUsed();
+    }
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("cells", cells);
+    m.put("seconds", round(secs));
+    m.put("cellsPerSecond", round(cells / secs));
+    m.put("peakHeapMiB", peak >> 20);
+    return m;
+  }
+
+  static TableName fresh(Connection c, String name, TableDescriptor like, List<byte[]> splits)
+      throws IOException {
+    TableName t = TableName.valueOf(name);
+    try (Admin admin = c.getAdmin()) {
+      if (admin.tableExists(t)) {
+        admin.disableTable(t);
+        admin.deleteTable(t);
+      }
+    }
+    if (like != null) {
+      new TableAdmin(c).createLike(like, t, splits);
+    }
+    return t;
+  }
+
+  /** What most people write first: map each row, Put it with the cells' own timestamps. */
+  static long putCopy(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      TableName src,
+      TableName target,
+      KeyMapping mapping) {
+    String snapshot = "bench-put-" + System.currentTimeMillis();
+    new TableAdmin(connection).snapshot(src, snapshot);
+    try {
+      JavaPairRDD<ImmutableBytesWritable, Result> rows =
+          SourceReader.fromSnapshot(
+              sc,
+              conf,
+              snapshot,
+              new org.apache.hadoop.fs.Path(
+                  conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot),
+              SourceReader.fullScan(10_000));
+      ShippedConfiguration shipped = new ShippedConfiguration(conf);
+      String table = target.getNameAsString();
+      LongAccumulator written = sc.sc().longAccumulator();
+      rows.foreachPartition(
+          it -> {
+            try (Connection c = ConnectionFactory.createConnection(shipped.get());
+                BufferedMutator m =
+                    c.getBufferedMutator(
+                        new BufferedMutatorParams(TableName.valueOf(table))
+                            .writeBufferSize(8L << 20))) {
+              while (it.hasNext()) {
+                Result r = it.next()._2();
+                byte[] row;
+                try {
+                  row =
+                      mapping.map(
+                          r.getRow(), (f, q) -> r.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
+                } catch (KeyReject e) {
+                  continue;
+                }
+                Put p = new Put(row);
+                for (Cell cell : r.rawCells()) {
+                  p.addColumn(
+                      CellUtil.cloneFamily(cell),
+                      CellUtil.cloneQualifier(cell),
+                      cell.getTimestamp(),
+                      CellUtil.cloneValue(cell));
+                }
+                m.mutate(p);
+                written.add(r.rawCells().length);
+              }
+            }
+          });
+      return written.value();
+    } finally {
+      new TableAdmin(connection).deleteSnapshot(snapshot);
+    }
+  }
+
+  /** One cell on its way through hbase-spark (a plain class: Spark's Kryo cannot read records). */
+  static final class BenchCell implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final byte[] row;
+    final byte[] family;
+    final byte[] qualifier;
+    final byte[] value;
+
+    BenchCell(byte[] row, byte[] family, byte[] qualifier, byte[] value) {
+      this.row = row;
+      this.family = family;
+      this.qualifier = qualifier;
+      this.value = value;
+    }
+  }
+
+  static long hbaseSparkBulkLoad(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      TableName src,
+      TableName target,
+      KeyMapping mapping,
+      TableDescriptor descriptor)
+      throws IOException {
+    String snapshot = "bench-hs-" + System.currentTimeMillis();
+    new TableAdmin(connection).snapshot(src, snapshot);
+    try {
+      JavaPairRDD<ImmutableBytesWritable, Result> rows =
+          SourceReader.fromSnapshot(
+              sc,
+              conf,
+              snapshot,
+              new org.apache.hadoop.fs.Path(
+                  conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot),
+              SourceReader.fullScan(10_000));
+      JavaRDD<BenchCell> cells =
+          rows.flatMap(
+              t -> {
+                Result r = t._2();
+                List<BenchCell> out = new ArrayList<>();
+                byte[] row;
+                try {
+                  row =
+                      mapping.map(
+                          r.getRow(), (f, q) -> r.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
+                } catch (KeyReject e) {
+                  return out.iterator();
+                }
+                for (Cell cell : r.rawCells()) {
+                  out.add(
+                      new BenchCell(
+                          row,
+                          CellUtil.cloneFamily(cell),
+                          CellUtil.cloneQualifier(cell),
+                          CellUtil.cloneValue(cell)));
+                }
+                return out.iterator();
+              });
+      Map<byte[], FamilyHFileWriteOptions> options = new HashMap<>();
+      for (ColumnFamilyDescriptor f : descriptor.getColumnFamilies()) {
+        options.put(
+            f.getName(),
+            new FamilyHFileWriteOptions(
+                f.getCompressionType().name(),
+                f.getBloomFilterType().name(),
+                f.getBlocksize(),
+                f.getDataBlockEncoding().name()));
+      }
+      String staging =
+          conf.get("hbase.rootdir") + "/../bench-hbase-spark-" + System.currentTimeMillis();
+      new JavaHBaseContext(sc, conf)
+          .bulkLoad(
+              cells,
+              target,
+              c -> new Pair<>(new KeyFamilyQualifier(c.row, c.family, c.qualifier), c.value),
+              staging,
+              options,
+              false,
+              1L << 30);
+      BulkLoadHFiles.create(conf).bulkLoad(target, new org.apache.hadoop.fs.Path(staging));
+      return cells.count();
+    } finally {
+      new TableAdmin(connection).deleteSnapshot(snapshot);
+    }
+  }
+
+  /** Whether the first 200 source rows' cells sit in the target with their own timestamps. */
+  static boolean timestampsKept(Connection c, TableName src, TableName dst, KeyMapping mapping)
+      throws IOException {
+    try (Table s = c.getTable(src);
+        Table d = c.getTable(dst);
+        ResultScanner scanner = s.getScanner(new Scan().readAllVersions().setLimit(200))) {
+      for (Result r : scanner) {
+        byte[] row;
+        try {
+          row = mapping.map(r.getRow(), (f, q) -> r.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
+        } catch (KeyReject e) {
+          continue;
+        }
+        Result copy = d.get(new org.apache.hadoop.hbase.client.Get(row).readAllVersions());
+        if (copy.rawCells().length != r.rawCells().length) {
+          return false;
+        }
+        for (int i = 0; i < r.rawCells().length; i++) {
+          if (r.rawCells()[i].getTimestamp() != copy.rawCells()[i].getTimestamp()) {
+            return false;
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  static long countCells(Connection c, TableName t) throws IOException {
+    long n = 0;
+    try (Table table = c.getTable(t);
+        ResultScanner s =
+            table.getScanner(
+                new Scan()
+                    .readAllVersions()
+                    .setCaching(1000)
+                    .setFilter(new org.apache.hadoop.hbase.filter.KeyOnlyFilter()))) {
+      for (Result r : s) {
+        n += r.rawCells().length;
+      }
+    }
+    return n;
+  }
+
+  static long peakRssMiB() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith("VmHWM:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+      }
+    }
+    return -1;
+  }
+
+  static double round(double v) {
+    return Math.round(v * 100) / 100.0;
+  }
+
+  private RekeyBenchmark() {}
+}
