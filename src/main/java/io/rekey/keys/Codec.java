@@ -87,9 +87,17 @@ final class Codec {
     if (fields.isEmpty()) {
       return values.oldKey();
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    List<byte[]> parts = new java.util.ArrayList<>(fields.size());
     for (String f : fields) {
-      byte[] b = values.require(f).canonicalBytes();
+      parts.add(values.require(f).canonicalBytes());
+    }
+    return lengthPrefixed(parts);
+  }
+
+  /** Each value as its 4-byte big-endian length and its bytes: a framing with no ambiguity. */
+  static byte[] lengthPrefixed(List<byte[]> values) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] b : values) {
       out.write(b.length >>> 24);
       out.write(b.length >>> 16);
       out.write(b.length >>> 8);

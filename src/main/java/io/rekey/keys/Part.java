@@ -32,6 +32,23 @@ sealed interface Part extends Serializable {
   int decode(byte[] key, int pos, KeyMode mode, Ending ending, Map<String, FieldValue> out)
       throws KeyReject;
 
+  /** Writes the first {@code bytes} of a digest: raw in binary keys, as hex in text keys. */
+  static void writeDigest(byte[] digest, int bytes, KeyMode mode, ByteArrayOutputStream out) {
+    if (mode == KeyMode.BINARY) {
+      out.write(digest, 0, bytes);
+    } else {
+      Codec.writeHex(digest, bytes, out);
+    }
+  }
+
+  /** Skips a fixed-length part that decoding cannot read back (a hash). */
+  static int skip(byte[] key, int pos, int length, Part part) throws KeyReject {
+    if (pos + length > key.length) {
+      throw new KeyReject(RejectReason.SOURCE_MISMATCH, "key too short for " + part.describe());
+    }
+    return pos + length;
+  }
+
   /**
    * How a variable-length part ends: at the end of the key, before a separator literal, or with an
    * escaped terminator (binary keys only).
@@ -394,22 +411,13 @@ sealed interface Part extends Serializable {
     @Override
     public void encode(Fields values, KeyMode mode, Ending ending, ByteArrayOutputStream out)
         throws KeyReject {
-      byte[] d = digest(values);
-      if (mode == KeyMode.BINARY) {
-        out.write(d, 0, bytes);
-      } else {
-        Codec.writeHex(d, bytes, out);
-      }
+      Part.writeDigest(digest(values), bytes, mode, out);
     }
 
     @Override
     public int decode(byte[] key, int pos, KeyMode mode, Ending ending, Map<String, FieldValue> out)
         throws KeyReject {
-      int len = fixedLength(mode);
-      if (pos + len > key.length) {
-        throw new KeyReject(RejectReason.SOURCE_MISMATCH, "key too short for " + describe());
-      }
-      return pos + len;
+      return Part.skip(key, pos, fixedLength(mode), this);
     }
   }
 
@@ -423,15 +431,7 @@ sealed interface Part extends Serializable {
       byte[] b = values.require(second).canonicalBytes();
       byte[] lo = Bytes.compareTo(a, b) <= 0 ? a : b;
       byte[] hi = lo == a ? b : a;
-      ByteArrayOutputStream input = new ByteArrayOutputStream();
-      for (byte[] v : new byte[][] {lo, hi}) {
-        input.write(v.length >>> 24);
-        input.write(v.length >>> 16);
-        input.write(v.length >>> 8);
-        input.write(v.length);
-        input.write(v, 0, v.length);
-      }
-      return Codec.md5(input.toByteArray());
+      return Codec.md5(Codec.lengthPrefixed(List.of(lo, hi)));
     }
 
     @Override
@@ -457,22 +457,13 @@ sealed interface Part extends Serializable {
     @Override
     public void encode(Fields values, KeyMode mode, Ending ending, ByteArrayOutputStream out)
         throws KeyReject {
-      byte[] d = digest(values);
-      if (mode == KeyMode.BINARY) {
-        out.write(d, 0, bytes);
-      } else {
-        Codec.writeHex(d, bytes, out);
-      }
+      Part.writeDigest(digest(values), bytes, mode, out);
     }
 
     @Override
     public int decode(byte[] key, int pos, KeyMode mode, Ending ending, Map<String, FieldValue> out)
         throws KeyReject {
-      int len = fixedLength(mode);
-      if (pos + len > key.length) {
-        throw new KeyReject(RejectReason.SOURCE_MISMATCH, "key too short for " + describe());
-      }
-      return pos + len;
+      return Part.skip(key, pos, fixedLength(mode), this);
     }
   }
 

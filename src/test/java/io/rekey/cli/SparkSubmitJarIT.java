@@ -51,6 +51,34 @@ class SparkSubmitJarIT {
     assertThat(describe.exit()).as(describe.output()).isZero();
     assertThat(describe.output()).contains("Table " + table, "[single-region]");
 
+    // The whole rekey through the jar: snapshot read on HDFS, HFiles, bulk load, verify.
+    var props = MiniHBase.settings().properties();
+    Scripts.Finished rekey =
+        Scripts.run(
+            Map.of(),
+            300,
+            submit(
+                classpath,
+                jar,
+                "rekey",
+                "--zk",
+                MiniHBase.zkQuorum(),
+                "--hbase-set",
+                "hbase.rootdir=" + props.get("hbase.rootdir"),
+                "--hbase-set",
+                "fs.defaultFS=" + props.get("fs.defaultFS"),
+                "--source",
+                table,
+                "--target",
+                "jar:by_sender",
+                "--source-key",
+                "text: ts:long + '_' + sender + '_' + msgid",
+                "--target-key",
+                "salt(4, sender) + sender + reverse_ts(ts) + msgid"));
+    assertThat(rekey.exit()).as(rekey.output()).isZero();
+    assertThat(rekey.output()).contains("rows read      500", "(adds up)", "verify         MATCH");
+    assertThat(MiniHBase.util().countRows(TableName.valueOf("jar:by_sender"))).isEqualTo(500);
+
     Scripts.Finished wrong =
         Scripts.run(Map.of(), 300, submit(classpath, jar, "describe", "--bogus"));
     assertThat(wrong.exit()).as(wrong.output()).isEqualTo(2);

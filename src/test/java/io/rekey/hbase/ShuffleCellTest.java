@@ -1,0 +1,91 @@
+package io.rekey.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+
+/** Shuffle records sort exactly as HBase sorts cells, and go to the partition of their region. */
+class ShuffleCellTest {
+  static byte[] bytes(SplittableRandom r, int max) {
+    byte[] b = new byte[r.nextInt(max + 1)];
+    for (int i = 0; i < b.length; i++) {
+      b[i] = (byte) r.nextInt(4); // few distinct bytes: many equal prefixes and lengths
+    }
+    return b;
+  }
+
+  @Test
+  void orderEqualsHBaseCellOrder() {
+    SplittableRandom random = new SplittableRandom(11);
+    List<KeyValue> cells = new ArrayList<>();
+    for (int i = 0; i < 5000; i++) {
+      byte[] row = bytes(random, 3);
+      byte[] family = random.nextBoolean() ? new byte[] {'d'} : new byte[] {'m', 'x'};
+      KeyValue.Type type = random.nextInt(4) == 0 ? KeyValue.Type.Delete : KeyValue.Type.Put;
+      cells.add(
+          new KeyValue(row, family, bytes(random, 3), random.nextLong(5), type, bytes(random, 5)));
+    }
+    List<byte[]> keys = new ArrayList<>();
+    for (KeyValue kv : cells) {
+      keys.add(ShuffleCell.key(org.apache.hadoop.hbase.CellUtil.cloneRow(kv), kv));
+    }
+    cells.sort(CellComparator.getInstance());
+    keys.sort(ShuffleCell.ORDER);
+    for (int i = 0; i < cells.size(); i++) {
+      KeyValue kv = cells.get(i);
+      byte[] k = keys.get(i);
+      byte[] expected = ShuffleCell.key(org.apache.hadoop.hbase.CellUtil.cloneRow(kv), kv);
+      assertThat(ShuffleCell.ORDER.compare(k, expected)).as("position %d", i).isZero();
+    }
+  }
+
+  @Test
+  void valuesCarryTheirOldRowWhenAsked() {
+    KeyValue kv =
+        new KeyValue(
+            Bytes.toBytes("r"), Bytes.toBytes("d"), Bytes.toBytes("q"), 5L, Bytes.toBytes("value"));
+    assertThat(ShuffleCell.value(kv, null)).isEqualTo(Bytes.toBytes("value"));
+    byte[] v = ShuffleCell.value(kv, Bytes.toBytes("old"));
+    assertThat(ShuffleCell.oldRowLength(v)).isEqualTo(3);
+    assertThat(Bytes.toString(v, 2, 3)).isEqualTo("old");
+    assertThat(Bytes.toString(v, 5, v.length - 5)).isEqualTo("value");
+    byte[] key = ShuffleCell.key(Bytes.toBytes("new"), kv);
+    assertThat(ShuffleCell.timestamp(key)).isEqualTo(5L);
+    assertThat(
+            Bytes.toString(key, ShuffleCell.qualifierOffset(key), ShuffleCell.qualifierLength(key)))
+        .isEqualTo("q");
+  }
+
+  @Test
+  void partitionsFollowRegionBoundariesAndSpreadRowsOverTasks() throws Exception {
+    RegionPartitioner p =
+        new RegionPartitioner(new byte[][] {Bytes.toBytes("g"), Bytes.toBytes("p")}, 4);
+    assertThat(p.numPartitions()).isEqualTo(12);
+    KeyValue kv =
+        new KeyValue(Bytes.toBytes("x"), Bytes.toBytes("d"), Bytes.toBytes("q"), 1L, new byte[0]);
+    for (String row : new String[] {"", "a", "f\u00ff", "g", "h", "o", "p", "zzz"}) {
+      int partition = p.getPartition(ShuffleCell.key(Bytes.toBytes(row), kv));
+      int region = row.compareTo("g") < 0 ? 0 : row.compareTo("p") < 0 ? 1 : 2;
+      assertThat(p.regionOfPartition(partition)).as(row).isEqualTo(region);
+    }
+    // All cells of one row go to one task; different rows use all the region's tasks.
+    java.util.Set<Integer> used = new java.util.HashSet<>();
+    for (int i = 0; i < 200; i++) {
+      byte[] row = Bytes.toBytes("h" + i);
+      int a = p.getPartition(ShuffleCell.key(row, kv));
+      int b =
+          p.getPartition(
+              ShuffleCell.key(
+                  row, new KeyValue(row, Bytes.toBytes("m"), Bytes.toBytes("z"), 9L, new byte[0])));
+      assertThat(a).isEqualTo(b);
+      used.add(a);
+    }
+    assertThat(used).containsExactlyInAnyOrder(4, 5, 6, 7);
+  }
+}
