@@ -123,8 +123,8 @@ public final class Main {
               + name
               + " failed unexpectedly: "
               + e
-              + " (this is a bug in hbase-rekey; the stack trace follows)");
-      e.printStackTrace(err);
+              + " (this is a bug in hbase-rekey; the log has the stack trace, please report it)");
+      LOG.error("{} failed unexpectedly", name, e);
       return ExitCode.FAILED;
     }
   }

@@ -52,6 +52,8 @@ public final class RekeyJob {
   private final RekeyPlanner.Planned planned;
   private final Path runDir;
   private final Map<String, Double> stageSeconds = new LinkedHashMap<>();
+  // Set by run() when an earlier run had written every HFile: this run only loads them.
+  private boolean resumedFromWritten;
 
   public RekeyJob(
       JavaSparkContext sc,
@@ -79,24 +81,7 @@ public final class RekeyJob {
     long started = System.nanoTime();
     RekeyPlan plan = planned.plan();
     if (options.dryRun()) {
-      return new RekeyResult(
-          plan,
-          true,
-          false,
-          "PLANNED",
-          0,
-          0,
-          0,
-          0,
-          0,
-          0,
-          0,
-          0,
-          null,
-          List.of(),
-          null,
-          stageSeconds,
-          seconds(started));
+      return RekeyResult.dryRun(plan, seconds(started));
     }
     RunManifest manifest = run();
     boolean resumed = manifest.state() == RunManifest.State.LOADED || resumedFromWritten;
@@ -125,8 +110,6 @@ public final class RekeyJob {
             seconds(started));
     return result;
   }
-
-  private boolean resumedFromWritten;
 
   /**
    * Writes the HFiles, or finds them written by an earlier run of the same job.

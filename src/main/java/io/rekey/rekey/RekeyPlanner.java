@@ -223,8 +223,8 @@ public final class RekeyPlanner {
   }
 
   private long estimateRows(TableName table) {
-    // Count keys in the first region's first few thousand rows is not representative; a cheap
-    // key-only count of up to 1M rows bounds the sample rate well enough.
+    // A key-only count (stopping at 1M rows) is enough to choose the sampling rate: past a
+    // million rows the rate is small either way.
     Scan scan =
         new Scan()
             .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))

@@ -40,6 +40,13 @@ public record RekeyResult(
         java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(stageSeconds));
   }
 
+  /** The result of a dry run: the plan, and nothing read, written or loaded. */
+  public static RekeyResult dryRun(RekeyPlan plan, double seconds) {
+    return new RekeyResult(
+        plan, true, false, "PLANNED", 0, 0, 0, 0, 0, 0, 0, 0, null, List.of(), null, Map.of(),
+        seconds);
+  }
+
   /** Whether every cell read is accounted for. */
   public boolean countsAddUp() {
     return cellsRead == cellsWritten + cellsRejected + cellsSkipped;
