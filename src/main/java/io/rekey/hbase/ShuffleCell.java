@@ -39,7 +39,7 @@ public final class ShuffleCell {
     p = CellUtil.copyFamilyTo(cell, key, p);
     p = CellUtil.copyQualifierTo(cell, key, p);
     Bytes.putLong(key, p, cell.getTimestamp());
-    key[p + 8] = cell.getTypeByte();
+    key[p + 8] = cell.getType().getCode();
     return key;
   }
 

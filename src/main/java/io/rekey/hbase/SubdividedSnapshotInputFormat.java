@@ -40,6 +40,7 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
   public static final String PIECES_PER_REGION = "rekey.snapshot.pieces.per.region";
 
   @Override
+  @SuppressWarnings("deprecation") // HBase 2.5's split constructor still takes HTableDescriptor
   public List<InputSplit> getSplits(JobContext job) throws IOException, InterruptedException {
     List<InputSplit> splits = super.getSplits(job);
     Configuration conf = job.getConfiguration();

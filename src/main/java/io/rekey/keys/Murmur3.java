@@ -12,6 +12,8 @@ public final class Murmur3 {
   private Murmur3() {}
 
   /** The 32-bit hash of {@code data} with {@code seed}. */
+  @SuppressWarnings(
+      "fallthrough") // the reference algorithm mixes the tail bytes by falling through
   public static int hash32(byte[] data, int seed) {
     int h = seed;
     int len = data.length;

@@ -220,13 +220,15 @@ public final class RekeyJob {
             + " tasks",
         false);
     List<WriteStats> perTask;
-    try (ProgressReporter ignored = new ProgressReporter("rekey", sc, progress, 0, 10)) {
+    ProgressReporter reporter = new ProgressReporter("rekey", sc, progress, 0, 10);
+    try {
       perTask =
           mapped
               .repartitionAndSortWithinPartitions(partitioner, ShuffleCell.ORDER)
               .mapPartitionsWithIndex(writer, false)
               .collect();
     } finally {
+      reporter.close();
       sc.clearJobGroup();
     }
     stageSeconds.put("read, map and write HFiles", seconds(t1));
