@@ -217,6 +217,20 @@ public final class RekeyBenchmark {
     return t;
   }
 
+  /**
+   * The peers read the snapshot with HBase's own splits (one task per region), as
+   * TableSnapshotInputFormat gives them; rekey cuts big regions into pieces.
+   */
+  static JavaPairRDD<ImmutableBytesWritable, Result> snapshotRows(
+      JavaSparkContext sc, Configuration conf, String snapshot) {
+    return SourceReader.fromSnapshot(
+        sc,
+        conf,
+        snapshot,
+        new org.apache.hadoop.fs.Path(conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot),
+        SourceReader.fullScan(10_000));
+  }
+
   /** What most people write first: map each row, Put it with the cells' own timestamps. */
   static long putCopy(
       JavaSparkContext sc,
@@ -228,14 +242,7 @@ public final class RekeyBenchmark {
     String snapshot = "bench-put-" + System.currentTimeMillis();
     new TableAdmin(connection).snapshot(src, snapshot);
     try {
-      JavaPairRDD<ImmutableBytesWritable, Result> rows =
-          SourceReader.fromSnapshot(
-              sc,
-              conf,
-              snapshot,
-              new org.apache.hadoop.fs.Path(
-                  conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot),
-              SourceReader.fullScan(10_000));
+      JavaPairRDD<ImmutableBytesWritable, Result> rows = snapshotRows(sc, conf, snapshot);
       ShippedConfiguration shipped = new ShippedConfiguration(conf);
       String table = target.getNameAsString();
       LongAccumulator written = sc.sc().longAccumulator();
@@ -303,14 +310,7 @@ public final class RekeyBenchmark {
     String snapshot = "bench-hs-" + System.currentTimeMillis();
     new TableAdmin(connection).snapshot(src, snapshot);
     try {
-      JavaPairRDD<ImmutableBytesWritable, Result> rows =
-          SourceReader.fromSnapshot(
-              sc,
-              conf,
-              snapshot,
-              new org.apache.hadoop.fs.Path(
-                  conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot),
-              SourceReader.fullScan(10_000));
+      JavaPairRDD<ImmutableBytesWritable, Result> rows = snapshotRows(sc, conf, snapshot);
       JavaRDD<BenchCell> cells =
           rows.flatMap(
               t -> {
