@@ -58,7 +58,8 @@ final class VerifyCommand implements Command<VerifyOptions> {
         JavaPairRDD<ImmutableBytesWritable, Result> source;
         if (options.liveScan()) {
           source =
-              SourceReader.live(sc, conf, options.source(), SourceReader.fullScan(batch(options)));
+              SourceReader.live(
+                  sc, conf, options.source(), SourceReader.fullScan(batch(options), options.raw()));
         } else {
           snapshot =
               "rekey-verify-"
@@ -70,10 +71,15 @@ final class VerifyCommand implements Command<VerifyOptions> {
           restore = new Path(root.getParent(), "rekey-staging/restore-" + snapshot);
           source =
               SourceReader.fromSnapshot(
-                  sc, conf, snapshot, restore, SourceReader.fullScan(batch(options)));
+                  sc,
+                  conf,
+                  snapshot,
+                  restore,
+                  SourceReader.fullScan(batch(options), options.raw()));
         }
         JavaPairRDD<ImmutableBytesWritable, Result> target =
-            SourceReader.live(sc, conf, options.target(), SourceReader.fullScan(options.batch()));
+            SourceReader.live(
+                sc, conf, options.target(), SourceReader.fullScan(options.batch(), options.raw()));
         VerifyResult result =
             new VerifyJob(sc, options.mapping(), admin.regionStartKeys(options.target()))
                 .compare(source, target);

@@ -43,6 +43,20 @@ public final class SourceReader {
 
   /** The scan both ways use: all versions, batched for wide rows, no block cache pollution. */
   public static Scan fullScan(int batch) {
+    return fullScan(batch, false);
+  }
+
+  /**
+   * The full scan, raw when asked: then delete markers and the cells they hide are read too, so a
+   * copy can mask exactly what the source masks.
+   */
+  public static Scan fullScan(int batch, boolean raw) {
+    Scan scan = plainScan(batch);
+    scan.setRaw(raw);
+    return scan;
+  }
+
+  private static Scan plainScan(int batch) {
     Scan scan = new Scan().readAllVersions().setCacheBlocks(false).setCaching(500);
     if (batch > 0) {
       scan.setBatch(batch);

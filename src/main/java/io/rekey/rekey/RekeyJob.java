@@ -337,7 +337,8 @@ public final class RekeyJob {
     }
     JavaPairRDD<ImmutableBytesWritable, Result> source = read(snapshot);
     JavaPairRDD<ImmutableBytesWritable, Result> target =
-        SourceReader.live(sc, conf, options.target(), SourceReader.fullScan(options.batch()));
+        SourceReader.live(
+            sc, conf, options.target(), SourceReader.fullScan(options.batch(), options.raw()));
     sc.setJobGroup(
         "verify",
         "verify: " + options.source() + " through the key mapping vs " + options.target(),
@@ -366,7 +367,7 @@ public final class RekeyJob {
   private JavaPairRDD<ImmutableBytesWritable, Result> read(String snapshot) {
     // Rows with column-bound fields must arrive whole, so those are not read in batches.
     int batch = options.mapping().source().columns().isEmpty() ? options.batch() : 0;
-    Scan scan = SourceReader.fullScan(batch);
+    Scan scan = SourceReader.fullScan(batch, options.raw());
     if (snapshot == null) {
       return SourceReader.live(sc, conf, options.source(), scan);
     }

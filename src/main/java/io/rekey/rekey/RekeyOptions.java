@@ -18,6 +18,7 @@ import org.apache.hadoop.hbase.TableName;
  * @param regions regions of the target for layouts that do not start with a salt
  * @param tasksPerRegion writer tasks per target region, 0 to choose from the cluster's cores
  * @param batch cells per scan result, so wide rows are read in pieces
+ * @param raw read raw: delete markers and the cells they hide are copied too
  */
 public record RekeyOptions(
     TableName source,
@@ -35,7 +36,8 @@ public record RekeyOptions(
     int tasksPerRegion,
     boolean allowNonEmpty,
     boolean allowMerge,
-    int batch) {
+    int batch,
+    boolean raw) {
   public static final OptionDef<String> SOURCE =
       OptionDef.text("source", "NS:TABLE", "the table to copy").required();
   public static final OptionDef<String> TARGET =
@@ -110,6 +112,12 @@ public record RekeyOptions(
               1_000_000)
           .withDefault(10_000L);
 
+  public static final OptionDef<Boolean> RAW =
+      OptionDef.flag(
+          "raw",
+          "also copy delete markers and the cells they hide (a raw scan), so the target masks"
+              + " exactly what the source masks");
+
   /** Every option of {@code rekey}, in usage order. */
   public static List<OptionDef<?>> declared() {
     return List.of(
@@ -130,7 +138,8 @@ public record RekeyOptions(
         TASKS_PER_REGION,
         ALLOW_NONEMPTY,
         ALLOW_MERGE,
-        BATCH);
+        BATCH,
+        RAW);
   }
 
   /** Builds and checks the options from validated values. */
@@ -161,7 +170,8 @@ public record RekeyOptions(
         values.get(TASKS_PER_REGION).intValue(),
         values.get(ALLOW_NONEMPTY),
         values.get(ALLOW_MERGE),
-        values.get(BATCH).intValue());
+        values.get(BATCH).intValue(),
+        values.get(RAW));
   }
 
   /** Parses both key specs; a bad one is an option error naming its option and column. */

@@ -117,7 +117,8 @@ public final class RekeyPlanner {
             mapping.target().canonicalSpec(),
             mapping.injectivity(),
             !mapping.injectivity().injective() && !options.allowMerge(),
-            options.liveScan() ? "live-scan" : "snapshot",
+            (options.liveScan() ? "live-scan" : "snapshot")
+                + (options.raw() ? ", raw (delete markers and hidden cells too)" : ""),
             snapshot,
             runDir(options).toString(),
             !targetExists,

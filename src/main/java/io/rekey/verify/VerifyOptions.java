@@ -13,9 +13,15 @@ import org.apache.hadoop.hbase.TableName;
  * Options of {@code verify}.
  *
  * @param liveScan read the source through its region servers instead of from a snapshot
+ * @param raw compare raw: delete markers and the cells they hide count too
  */
 public record VerifyOptions(
-    TableName source, TableName target, KeyMapping mapping, boolean liveScan, int batch) {
+    TableName source,
+    TableName target,
+    KeyMapping mapping,
+    boolean liveScan,
+    int batch,
+    boolean raw) {
   /** Every option of {@code verify}: rekey's table, key and read options. */
   public static List<OptionDef<?>> declared() {
     return List.of(
@@ -25,7 +31,8 @@ public record VerifyOptions(
         RekeyOptions.TARGET_KEY,
         RekeyOptions.SNAPSHOT,
         RekeyOptions.LIVE_SCAN,
-        RekeyOptions.BATCH);
+        RekeyOptions.BATCH,
+        RekeyOptions.RAW);
   }
 
   public static VerifyOptions from(OptionValues values) {
@@ -39,6 +46,7 @@ public record VerifyOptions(
         RekeyOptions.mapping(
             values.get(RekeyOptions.SOURCE_KEY), values.get(RekeyOptions.TARGET_KEY)),
         values.get(RekeyOptions.LIVE_SCAN),
-        values.get(RekeyOptions.BATCH).intValue());
+        values.get(RekeyOptions.BATCH).intValue(),
+        values.get(RekeyOptions.RAW));
   }
 }

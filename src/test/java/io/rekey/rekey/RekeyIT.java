@@ -404,6 +404,64 @@ class RekeyIT {
     assertThat(Arrays.asList(0, 1, 2, 3, 4, 5, 6, 7)).contains(diff.region());
   }
 
+  /** Every cell including delete markers, as a raw scan sees them, mapped or not. */
+  static List<String> rawCells(TableName table, KeyMapping mapping) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Table t = connection.getTable(table);
+        ResultScanner s = t.getScanner(new Scan().readAllVersions().setRaw(true))) {
+      for (Result r : s) {
+        byte[] row = mapping == null ? r.getRow() : mapping.map(r.getRow(), ColumnValues.NONE);
+        for (Cell c : r.rawCells()) {
+          out.add(TestTables.line(row, c) + "/" + c.getType());
+        }
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  @Test
+  void deleteMarkersAreLeftOutByDefaultAndCopiedWithRaw() throws Exception {
+    TableName source = TableName.valueOf("rk_del_src");
+    TestTables.create(
+        source, ColumnFamilyDescriptorBuilder.newBuilder(b("d")).setMaxVersions(5).build());
+    String keep = T0 + "_u1_keep";
+    String gone = T0 + "_u2_gone";
+    List<Put> puts = new ArrayList<>();
+    for (long ts = 1; ts <= 3; ts++) {
+      puts.add(new Put(b(keep)).addColumn(b("d"), b("q"), T0 + ts, b("v" + ts)));
+      puts.add(new Put(b(gone)).addColumn(b("d"), b("q"), T0 + ts, b("w" + ts)));
+    }
+    TestTables.put(source, puts);
+    try (Table t = connection.getTable(source)) {
+      // Hide versions up to ts 2 of one cell, and a whole family of the other row.
+      t.delete(
+          new org.apache.hadoop.hbase.client.Delete(b(keep)).addColumns(b("d"), b("q"), T0 + 2));
+      t.delete(new org.apache.hadoop.hbase.client.Delete(b(gone)).addFamily(b("d")));
+    }
+    // Default: what a reader sees, nothing else.
+    RekeyOptions plain = options("rk_del_src", "rk_del_plain", SALTED);
+    RekeyResult visible = job(plain).execute();
+    assertThat(visible.cellsRead()).isEqualTo(1);
+    assertThat(visible.verify().matches()).isTrue();
+    assertThat(actual(TableName.valueOf("rk_del_plain")))
+        .isEqualTo(expected(source, plain.mapping()));
+
+    // --raw: markers (and any hidden cells the source still stores) too; the target then masks
+    // exactly what the source masks. The snapshot's flush already dropped the hidden puts, so
+    // what is left is the visible put and the two markers.
+    RekeyOptions raw = options("rk_del_src", "rk_del_raw", SALTED, "raw", "true");
+    List<String> sourceRaw = rawCells(source, raw.mapping());
+    RekeyResult copied = job(raw).execute();
+    assertThat(copied.cellsRead()).isEqualTo(sourceRaw.size()).isGreaterThanOrEqualTo(3);
+    assertThat(copied.cellsWritten()).isEqualTo(copied.cellsRead());
+    assertThat(copied.verify().matches()).isTrue();
+    List<String> targetRaw = rawCells(TableName.valueOf("rk_del_raw"), null);
+    assertThat(targetRaw).isEqualTo(rawCells(source, raw.mapping()));
+    assertThat(String.join("\n", targetRaw)).contains("/DeleteColumn", "/DeleteFamily");
+    assertThat(actual(TableName.valueOf("rk_del_raw"))).isEqualTo(expected(source, raw.mapping()));
+  }
+
   @Test
   void theRejectsAndRunFilesLiveInTheRunDirectory() throws Exception {
     messages("rk_files_src", 10);
