@@ -2,8 +2,6 @@ package io.rekey.keys;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.List;
 
 /** The byte-level encodings the parts share. Pure functions over {@code byte[]}. */
@@ -16,16 +14,6 @@ final class Codec {
 
   private static final byte ESCAPED_ZERO = (byte) 0xFF;
   private static final byte TERMINATOR = 0x01;
-
-  private static final ThreadLocal<MessageDigest> MD5 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("MD5");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("the JDK has no MD5", e);
-            }
-          });
 
   private Codec() {}
 
@@ -108,9 +96,7 @@ final class Codec {
   }
 
   static byte[] md5(byte[] input) {
-    MessageDigest md = MD5.get();
-    md.reset();
-    return md.digest(input);
+    return Md5.fresh().digest(input);
   }
 
   static String hex(byte b) {

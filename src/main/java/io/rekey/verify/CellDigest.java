@@ -1,8 +1,8 @@
 package io.rekey.verify;
 
+import io.rekey.keys.Md5;
 import java.io.Serializable;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 
 /**
  * An order-independent digest of a set of cells: the count and two 64-bit sums of each cell's MD5
@@ -13,21 +13,10 @@ import java.security.NoSuchAlgorithmException;
 public record CellDigest(long cells, long sumHigh, long sumLow) implements Serializable {
   public static final CellDigest EMPTY = new CellDigest(0, 0, 0);
 
-  private static final ThreadLocal<MessageDigest> MD5 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("MD5");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("the JDK has no MD5", e);
-            }
-          });
-
   /** The digest of one cell. */
   public static CellDigest of(
       byte[] row, byte[] family, byte[] qualifier, long timestamp, byte type, byte[] value) {
-    MessageDigest md = MD5.get();
-    md.reset();
+    MessageDigest md = Md5.fresh();
     for (byte[] part : new byte[][] {row, family, qualifier, value}) {
       md.update((byte) (part.length >>> 24));
       md.update((byte) (part.length >>> 16));
