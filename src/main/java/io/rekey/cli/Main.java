@@ -42,6 +42,7 @@ public final class Main {
             new DescribeCommand(),
             new GenerateCommand(),
             new LayoutCommand(),
+            new AuditCommand(),
             new RekeyCommand(),
             new VerifyCommand())) {
       commands.put(c.name(), c);

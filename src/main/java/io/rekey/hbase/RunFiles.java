@@ -1,11 +1,13 @@
 package io.rekey.hbase;
 
+import io.rekey.RekeyException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HConstants;
 
 /**
  * The layout of a run directory, on the cluster's filesystem:
@@ -22,6 +24,27 @@ import org.apache.hadoop.fs.Path;
  */
 public final class RunFiles {
   private RunFiles() {}
+
+  /**
+   * The staging directory, qualified: {@code staging} when given, else {@code rekey-staging} next
+   * to {@code hbase.rootdir} (on the cluster's filesystem, where snapshots can be restored and
+   * HFiles bulk-loaded without a copy).
+   */
+  public static Path staging(Configuration conf, String staging) {
+    Path dir;
+    if (staging != null) {
+      dir = new Path(staging);
+    } else {
+      Path root = new Path(conf.get(HConstants.HBASE_DIR, "file:///tmp/hbase"));
+      dir = new Path(root.getParent() == null ? root : root.getParent(), "rekey-staging");
+    }
+    try {
+      return dir.getFileSystem(conf).makeQualified(dir);
+    } catch (IOException e) {
+      throw new RekeyException(
+          "cannot use the staging directory " + dir + ": " + e.getMessage(), e);
+    }
+  }
 
   public static Path map(Path run) {
     return new Path(run, "map");

@@ -16,7 +16,7 @@ public enum FieldType {
     return name().toLowerCase(java.util.Locale.ROOT);
   }
 
-  boolean isNumber() {
+  public boolean isNumber() {
     return this == LONG || this == INT;
   }
 }

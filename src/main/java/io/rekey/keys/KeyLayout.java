@@ -185,6 +185,20 @@ public final class KeyLayout implements Serializable {
     return out;
   }
 
+  /**
+   * The first field in key order that is read from the key itself (not a salt, hash or literal), or
+   * null when there is none or the layout is just the whole old key: the natural first split of a
+   * composite key ({@code ts} in {@code ts + '_' + user}).
+   */
+  public String firstKeyField() {
+    for (Part p : parts) {
+      if (p instanceof Part.FieldPart f) {
+        return f.field().name().equals(OLD_KEY) ? null : f.field().name();
+      }
+    }
+    return null;
+  }
+
   /** Fields that reading a key back gives. */
   public Set<String> recoverableFields() {
     Set<String> out = new LinkedHashSet<>();

@@ -73,6 +73,32 @@ public final class OptionDef<T> {
         });
   }
 
+  /** A decimal number above {@code minExclusive} and at most {@code max}. */
+  public static OptionDef<Double> decimal(
+      String name, String valueName, String doc, double minExclusive, double max) {
+    return new OptionDef<>(
+        name,
+        valueName,
+        doc,
+        null,
+        false,
+        false,
+        false,
+        (o, raw) -> {
+          double value;
+          try {
+            value = Double.parseDouble(raw.trim());
+          } catch (NumberFormatException e) {
+            throw InvalidOptionException.of(o, raw, "must be a number such as 0.1");
+          }
+          if (!(value > minExclusive && value <= max)) {
+            throw InvalidOptionException.of(
+                o, raw, "must be above " + minExclusive + " and at most " + max);
+          }
+          return value;
+        });
+  }
+
   /** A switch: present means true. In a configuration file it is written {@code name = true}. */
   public static OptionDef<Boolean> flag(String name, String doc) {
     return new OptionDef<>(

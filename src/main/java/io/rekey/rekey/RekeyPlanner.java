@@ -2,6 +2,7 @@ package io.rekey.rekey;
 
 import io.rekey.RekeyException;
 import io.rekey.hbase.FamilySettings;
+import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.ColumnValues;
@@ -15,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
@@ -135,21 +135,8 @@ public final class RekeyPlanner {
    * {@code STAGING/TARGET-from-SOURCE}; staging defaults to rekey-staging next to hbase.rootdir.
    */
   Path runDir(RekeyOptions options) {
-    Path staging;
-    if (options.staging() != null) {
-      staging = new Path(options.staging());
-    } else {
-      Path root = new Path(conf.get(HConstants.HBASE_DIR, "file:///tmp/hbase"));
-      staging = new Path(root.getParent() == null ? root : root.getParent(), "rekey-staging");
-    }
-    try {
-      staging = staging.getFileSystem(conf).makeQualified(staging);
-    } catch (IOException e) {
-      throw new RekeyException(
-          "cannot use the staging directory " + staging + ": " + e.getMessage(), e);
-    }
     return new Path(
-        staging,
+        RunFiles.staging(conf, options.staging()),
         options.target().getNameAsString().replace(':', '_')
             + "-from-"
             + options.source().getNameAsString().replace(':', '_'));

@@ -1,0 +1,411 @@
+package io.rekey.audit;
+
+import io.rekey.describe.FamilyDescription;
+import io.rekey.describe.Finding;
+import io.rekey.describe.TableDescription;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Turns a merged {@link TableProfile} into an {@link AuditResult}: totals, distributions, skew over
+ * regions and key ranges, the write-time heatmap, the monotonic-key verdict, the what-if layouts
+ * and the findings. Pure: no cluster, no Spark.
+ */
+public final class AuditAnalysis {
+  /** Recent writes are the newest tenth of the cells. */
+  public static final double RECENT_QUANTILE = 0.9;
+
+  static final int TIME_BUCKETS = 24;
+  static final int MAX_HEATMAP_KEY_BUCKETS = 64;
+  static final int KEY_RANGES = 16;
+
+  /** Fewer regions than this are drawn as equal-count key ranges, which show more. */
+  static final int MIN_REGIONS_FOR_HEATMAP = 4;
+
+  static final int HISTOGRAM_BINS = 20;
+  static final int TOP = 20;
+  static final int TOP_PREFIXES = 32;
+
+  private AuditAnalysis() {}
+
+  /**
+   * What the audit was asked to do, for the report.
+   *
+   * @param description the table's settings and regions, or null when unknown
+   * @param candidates the layouts to simulate
+   * @param whatIfRegions regions of the simulated tables
+   */
+  public record Context(
+      String table,
+      String readFrom,
+      AuditResult.Sampling sampling,
+      String sourceKeySpec,
+      TableDescription description,
+      List<LayoutSimulator.Candidate> candidates,
+      int whatIfRegions,
+      long auditedAtMillis,
+      double seconds) {}
+
+  public static AuditResult analyze(TableProfile p, Context context) {
+    Quantiles allTimestamps = new Quantiles();
+    p.regions.values().forEach(r -> allTimestamps.merge(r.timestamps));
+    long cutoff = (long) allTimestamps.quantile(RECENT_QUANTILE);
+    AuditResult.Totals totals =
+        new AuditResult.Totals(
+            p.rows,
+            p.cells,
+            p.bytes,
+            p.deleteMarkers,
+            (long) allTimestamps.min(),
+            (long) allTimestamps.max(),
+            p.keyBytesStored);
+    List<Samples.Row> rowSample = p.rowSample.items();
+    List<Samples.Cell> cellSample = p.cellSample.items();
+    AuditResult.Skew skew = skew(p, cutoff, cellSample);
+    String sourceSpec = context.sourceKeySpec() == null ? "key" : context.sourceKeySpec();
+    List<AuditResult.LayoutOutcome> outcomes = new ArrayList<>();
+    for (LayoutSimulator.Candidate c : context.candidates()) {
+      outcomes.add(
+          LayoutSimulator.simulate(
+              sourceSpec, c, context.whatIfRegions(), rowSample, cellSample, cutoff));
+    }
+    LayoutSimulator.Recommendation recommendation = LayoutSimulator.recommend(outcomes);
+    AuditResult draft =
+        new AuditResult(
+            AuditResult.SCHEMA_VERSION,
+            context.table(),
+            context.readFrom(),
+            new AuditResult.Sampling(
+                context.sampling().mode(),
+                context.sampling().fraction(),
+                context.sampling().rowsPerSplit(),
+                rowSample.size(),
+                cellSample.size()),
+            context.sourceKeySpec(),
+            context.auditedAtMillis(),
+            context.seconds(),
+            totals,
+            families(p, context.description()),
+            distributions(p),
+            extremes(p),
+            skew,
+            prefixes(p),
+            heatmap(p, skew, allTimestamps, cellSample),
+            KeyShape.of(rowSample, p.rows),
+            new AuditResult.WhatIf(
+                context.whatIfRegions(),
+                List.copyOf(outcomes),
+                recommendation.name(),
+                recommendation.why()),
+            List.of());
+    List<Finding> findings =
+        AuditRules.check(draft, context.description(), context.auditedAtMillis());
+    return withFindings(draft, findings);
+  }
+
+  private static AuditResult withFindings(AuditResult r, List<Finding> findings) {
+    return new AuditResult(
+        r.schemaVersion(),
+        r.table(),
+        r.readFrom(),
+        r.sampling(),
+        r.sourceKey(),
+        r.auditedAtMillis(),
+        r.seconds(),
+        r.totals(),
+        r.families(),
+        r.distributions(),
+        r.extremes(),
+        r.skew(),
+        r.prefixes(),
+        r.heatmap(),
+        r.monotonic(),
+        r.whatIf(),
+        List.copyOf(findings));
+  }
+
+  private static List<AuditResult.FamilyStats> families(
+      TableProfile p, TableDescription description) {
+    List<AuditResult.FamilyStats> out = new ArrayList<>();
+    List<String> seen = new ArrayList<>();
+    for (TableProfile.FamilyProfile f : p.families.values()) {
+      FamilyDescription settings = settingsOf(description, f.name);
+      out.add(
+          new AuditResult.FamilyStats(
+              f.name,
+              f.cells,
+              f.bytes,
+              f.deleteMarkers,
+              f.qualifiers.distinctQualifiers(),
+              f.qualifiers.isExact(),
+              f.maxVersions,
+              settings == null ? 0 : settings.maxVersions(),
+              settings == null ? 0 : settings.ttlSeconds(),
+              f.qualifiers.topByCells(TOP),
+              f.qualifiers.topByBytes(TOP)));
+      seen.add(f.name);
+    }
+    if (description != null) {
+      for (FamilyDescription d : description.families()) {
+        if (!seen.contains(d.name())) {
+          out.add(
+              new AuditResult.FamilyStats(
+                  d.name(),
+                  0,
+                  0,
+                  0,
+                  0,
+                  true,
+                  0,
+                  d.maxVersions(),
+                  d.ttlSeconds(),
+                  List.of(),
+                  List.of()));
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  static FamilyDescription settingsOf(TableDescription description, String family) {
+    if (description == null) {
+      return null;
+    }
+    return description.families().stream()
+        .filter(d -> d.name().equals(family))
+        .findFirst()
+        .orElse(null);
+  }
+
+  private static AuditResult.Distributions distributions(TableProfile p) {
+    return new AuditResult.Distributions(
+        p.keyLength.summary(HISTOGRAM_BINS),
+        p.cellsPerRow.summary(HISTOGRAM_BINS),
+        p.columnsPerRow.summary(HISTOGRAM_BINS),
+        p.bytesPerRow.summary(HISTOGRAM_BINS),
+        p.valueSize.summary(HISTOGRAM_BINS),
+        p.versionsPerColumn.summary(HISTOGRAM_BINS));
+  }
+
+  private static AuditResult.Extremes extremes(TableProfile p) {
+    ProfileSettings s = p.settings();
+    return new AuditResult.Extremes(
+        p.widestRows.heaviestFirst(),
+        p.largestRows.heaviestFirst(),
+        p.largestCells.heaviestFirst(),
+        p.wideRows,
+        s.wideRowColumns(),
+        p.hugeCells,
+        s.hugeCellBytes(),
+        p.longKeyRows,
+        s.longKeyBytes());
+  }
+
+  private static AuditResult.Skew skew(TableProfile p, long cutoff, List<Samples.Cell> cells) {
+    List<byte[]> starts = p.settings().regionStarts();
+    int n = starts.size();
+    List<AuditResult.RegionStats> regions = new ArrayList<>();
+    double[] rows = new double[n];
+    double[] cellCounts = new double[n];
+    double[] bytes = new double[n];
+    double[] recent = new double[n];
+    for (int i = 0; i < n; i++) {
+      TableProfile.RegionProfile r = p.regions.get(i);
+      long recentCells = r == null ? 0 : Math.round(r.cells * (1 - r.timestamps.rankBelow(cutoff)));
+      AuditResult.RegionStats stats =
+          new AuditResult.RegionStats(
+              i,
+              Bytes.toStringBinary(starts.get(i)),
+              r == null ? 0 : r.rows,
+              r == null ? 0 : r.cells,
+              r == null ? 0 : r.bytes,
+              recentCells);
+      regions.add(stats);
+      rows[i] = stats.rows();
+      cellCounts[i] = stats.cells();
+      bytes[i] = stats.bytes();
+      recent[i] = recentCells;
+    }
+    List<AuditResult.RegionStats> hottest = new ArrayList<>(regions);
+    hottest.sort(Comparator.comparingLong(AuditResult.RegionStats::recentCells).reversed());
+    List<AuditResult.RegionStats> listed = regions;
+    if (listed.size() > AuditResult.MAX_REGIONS_LISTED) {
+      listed = new ArrayList<>(regions);
+      listed.sort(Comparator.comparingLong(AuditResult.RegionStats::cells).reversed());
+      listed = listed.subList(0, AuditResult.MAX_REGIONS_LISTED);
+      listed.sort(Comparator.comparingInt(AuditResult.RegionStats::index));
+    }
+    List<AuditResult.KeyRangeStats> ranges = keyRanges(cells, cutoff);
+    double rangeMax =
+        ranges.stream().mapToDouble(AuditResult.KeyRangeStats::recentShare).max().orElse(0);
+    return new AuditResult.Skew(
+        n,
+        List.copyOf(listed),
+        LayoutSimulator.maxOverMean(rows),
+        LayoutSimulator.maxOverMean(cellCounts),
+        LayoutSimulator.maxOverMean(bytes),
+        KeyShape.round(gini(cellCounts)),
+        LayoutSimulator.maxOverMean(recent),
+        cutoff,
+        List.copyOf(hottest.subList(0, Math.min(5, hottest.size()))),
+        ranges,
+        ranges.isEmpty() ? 0 : KeyShape.round(rangeMax * ranges.size()));
+  }
+
+  /** The cell sample cut into equal-count key ranges, with each range's share of recent cells. */
+  static List<AuditResult.KeyRangeStats> keyRanges(List<Samples.Cell> cells, long cutoff) {
+    if (cells.size() < KEY_RANGES * 10) {
+      return List.of();
+    }
+    List<Samples.Cell> sorted = sortedByKey(cells);
+    long recentTotal = sorted.stream().filter(c -> c.ts() >= cutoff).count();
+    List<AuditResult.KeyRangeStats> out = new ArrayList<>();
+    for (int k = 0; k < KEY_RANGES; k++) {
+      int from = k * sorted.size() / KEY_RANGES;
+      int to = (k + 1) * sorted.size() / KEY_RANGES;
+      long recent = 0;
+      for (Samples.Cell c : sorted.subList(from, to)) {
+        if (c.ts() >= cutoff) {
+          recent++;
+        }
+      }
+      out.add(
+          new AuditResult.KeyRangeStats(
+              k,
+              Bytes.toStringBinary(sorted.get(from).key()),
+              KeyShape.round((to - from) / (double) sorted.size()),
+              recentTotal == 0 ? 0 : KeyShape.round(recent / (double) recentTotal)));
+    }
+    return List.copyOf(out);
+  }
+
+  private static List<Samples.Cell> sortedByKey(List<Samples.Cell> cells) {
+    List<Samples.Cell> sorted = new ArrayList<>(cells);
+    sorted.sort(Comparator.comparing(Samples.Cell::key, Bytes.BYTES_COMPARATOR));
+    return sorted;
+  }
+
+  /** The Gini coefficient: 0 when every region holds the same, near 1 when one holds all. */
+  static double gini(double[] values) {
+    int n = values.length;
+    double[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    double sum = 0;
+    double weighted = 0;
+    for (int i = 0; i < n; i++) {
+      sum += sorted[i];
+      weighted += (i + 1) * sorted[i];
+    }
+    return sum == 0 || n < 2 ? 0 : (2 * weighted) / (n * sum) - (n + 1.0) / n;
+  }
+
+  private static AuditResult.Prefixes prefixes(TableProfile p) {
+    List<Weighted> firstByte = new ArrayList<>();
+    for (int b = 0; b < 256; b++) {
+      if (p.firstByteCells[b] > 0) {
+        firstByte.add(
+            new Weighted(Bytes.toStringBinary(new byte[] {(byte) b}), p.firstByteCells[b]));
+      }
+    }
+    List<Weighted> twoBytes = new ArrayList<>();
+    for (Map.Entry<Integer, long[]> e : p.twoByteCells.entrySet()) {
+      int prefix = e.getKey();
+      byte[] bytes =
+          prefix < 0
+              ? new byte[] {(byte) (-1 - prefix)}
+              : new byte[] {(byte) (prefix >>> 8), (byte) prefix};
+      twoBytes.add(new Weighted(Bytes.toStringBinary(bytes), e.getValue()[1]));
+    }
+    twoBytes.sort(
+        Comparator.comparingLong(Weighted::weight).reversed().thenComparing(Weighted::item));
+    AuditResult.FirstField first = null;
+    String field =
+        p.settings().sourceKey() == null ? null : p.settings().sourceKey().firstKeyField();
+    if (field != null) {
+      first =
+          new AuditResult.FirstField(
+              field,
+              p.firstFieldDistinct.estimate(),
+              p.firstFieldCells.top(TOP),
+              p.firstFieldRows.top(TOP),
+              p.firstFieldCells.maxError(),
+              p.sourceKeyMismatches,
+              List.copyOf(p.mismatchExamples));
+    }
+    return new AuditResult.Prefixes(
+        List.copyOf(firstByte),
+        List.copyOf(twoBytes.subList(0, Math.min(TOP_PREFIXES, twoBytes.size()))),
+        first);
+  }
+
+  private static AuditResult.Heatmap heatmap(
+      TableProfile p, AuditResult.Skew skew, Quantiles allTimestamps, List<Samples.Cell> cells) {
+    if (allTimestamps.isEmpty()) {
+      return new AuditResult.Heatmap("regions", List.of(), List.of(), new long[0][0]);
+    }
+    long from = (long) allTimestamps.min();
+    long to = (long) allTimestamps.max() + 1;
+    double width = (to - from) / (double) TIME_BUCKETS;
+    List<Long> timeStarts = new ArrayList<>();
+    for (int t = 0; t < TIME_BUCKETS; t++) {
+      timeStarts.add(from + Math.round(t * width));
+    }
+    if (skew.regionCount() >= MIN_REGIONS_FOR_HEATMAP || cells.size() < KEY_RANGES * 10) {
+      return regionHeatmap(p, skew.regionCount(), timeStarts, to);
+    }
+    List<Samples.Cell> sorted = sortedByKey(cells);
+    long[][] counts = new long[KEY_RANGES][TIME_BUCKETS];
+    List<String> labels = new ArrayList<>();
+    double scale = p.cells / (double) sorted.size();
+    for (int k = 0; k < KEY_RANGES; k++) {
+      int lo = k * sorted.size() / KEY_RANGES;
+      int hi = (k + 1) * sorted.size() / KEY_RANGES;
+      labels.add(Bytes.toStringBinary(sorted.get(lo).key()));
+      double[] row = new double[TIME_BUCKETS];
+      for (Samples.Cell c : sorted.subList(lo, hi)) {
+        int t = (int) Math.min(TIME_BUCKETS - 1, Math.max(0, (c.ts() - from) / width));
+        row[t] += scale;
+      }
+      for (int t = 0; t < TIME_BUCKETS; t++) {
+        counts[k][t] = Math.round(row[t]);
+      }
+    }
+    return new AuditResult.Heatmap(
+        "key-ranges", List.copyOf(labels), List.copyOf(timeStarts), counts);
+  }
+
+  private static AuditResult.Heatmap regionHeatmap(
+      TableProfile p, int regionCount, List<Long> timeStarts, long to) {
+    int buckets = Math.min(regionCount, MAX_HEATMAP_KEY_BUCKETS);
+    long[][] counts = new long[buckets][TIME_BUCKETS];
+    List<String> labels = new ArrayList<>();
+    List<byte[]> starts = p.settings().regionStarts();
+    for (int b = 0; b < buckets; b++) {
+      int firstRegion = b * regionCount / buckets;
+      int lastRegion = (b + 1) * regionCount / buckets;
+      String start = Bytes.toStringBinary(starts.get(firstRegion));
+      labels.add(
+          (lastRegion - firstRegion == 1
+                  ? "region " + firstRegion
+                  : "regions " + firstRegion + "-" + (lastRegion - 1))
+              + (start.isEmpty() ? "" : " @ " + start));
+      for (int i = firstRegion; i < lastRegion; i++) {
+        TableProfile.RegionProfile r = p.regions.get(i);
+        if (r == null) {
+          continue;
+        }
+        double previous = 0;
+        for (int t = 0; t < TIME_BUCKETS; t++) {
+          long upper = t + 1 < TIME_BUCKETS ? timeStarts.get(t + 1) : to;
+          double rank = t + 1 < TIME_BUCKETS ? r.timestamps.rankBelow(upper) : 1;
+          counts[b][t] += Math.round((rank - previous) * r.cells);
+          previous = rank;
+        }
+      }
+    }
+    return new AuditResult.Heatmap("regions", List.copyOf(labels), List.copyOf(timeStarts), counts);
+  }
+}

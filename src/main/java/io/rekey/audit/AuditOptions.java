@@ -1,0 +1,223 @@
+package io.rekey.audit;
+
+import io.rekey.hbase.TableInspector;
+import io.rekey.keys.KeyLayout;
+import io.rekey.keys.KeyMapping;
+import io.rekey.keys.LayoutException;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * Options of {@code audit}.
+ *
+ * @param sourceKey how the current key is made, or null when not given
+ * @param candidates the layouts to simulate: those given, then the defaults
+ * @param sampleFraction the share of rows read (1 reads all)
+ * @param rowsPerSplit read at most this many rows per input split (0: all)
+ * @param out the directory for {@code audit.json} and {@code audit.html}
+ * @param failOn the severity from which the exit code is 1
+ */
+public record AuditOptions(
+    TableName table,
+    boolean liveScan,
+    double sampleFraction,
+    long rowsPerSplit,
+    String sourceKeySpec,
+    KeyLayout sourceKey,
+    List<LayoutSimulator.Candidate> candidates,
+    int regions,
+    Path out,
+    FailOn failOn,
+    int rowSample,
+    int cellSample,
+    String staging,
+    int batch) {
+  /** When {@code audit} exits with 1 for what it found. */
+  public enum FailOn {
+    /** Never: the findings are reported, the exit code is 0 (the default). */
+    NEVER,
+    /** On any warning or error finding. */
+    WARN,
+    /** On error findings only. */
+    ERROR
+  }
+
+  public static final OptionDef<String> TABLE =
+      OptionDef.text("table", "NS:TABLE", "the table to profile").required();
+  public static final OptionDef<Boolean> SNAPSHOT =
+      OptionDef.flag(
+          "snapshot",
+          "read a snapshot (the default): a consistent point in time, no load on region servers");
+  public static final OptionDef<Boolean> LIVE_SCAN =
+      OptionDef.flag("live-scan", "scan the table through its region servers instead");
+  public static final OptionDef<Double> SAMPLE_FRACTION =
+      OptionDef.decimal(
+              "sample-fraction",
+              "F",
+              "read about this share of rows (a row filter on the scan); counts are then of the"
+                  + " rows read",
+              0,
+              1)
+          .withDefault(1.0);
+  public static final OptionDef<Long> ROWS_PER_SPLIT =
+      OptionDef.number(
+              "rows-per-split",
+              "N",
+              "read at most N rows from each input split (0: all), for a quick first look",
+              0,
+              Long.MAX_VALUE)
+          .withDefault(0L);
+  public static final OptionDef<String> SOURCE_KEY =
+      OptionDef.text(
+          "source-key",
+          "SPEC",
+          "how the current key is made (see README): names the first field for the prefix"
+              + " histogram and the what-if layouts");
+  public static final OptionDef<String> CANDIDATE =
+      OptionDef.text(
+              "candidate",
+              "SPEC",
+              "a key layout to simulate, built from --source-key's fields or 'key' (repeatable)")
+          .repeatable();
+  public static final OptionDef<Long> REGIONS =
+      OptionDef.number(
+              "regions",
+              "N",
+              "regions of the simulated tables (salted layouts get at least one per bucket)",
+              1,
+              4096)
+          .withDefault(16L);
+  public static final OptionDef<Path> OUT =
+      OptionDef.path(
+          "out", "DIR", "where audit.json and audit.html go (default: var/audit/NS_TABLE)");
+  public static final OptionDef<FailOn> FAIL_ON =
+      OptionDef.choice(
+          "fail-on",
+          "exit with 1 when a finding of this severity or worse fires (for schedules)",
+          FailOn.class,
+          FailOn.NEVER);
+  public static final OptionDef<Long> ROW_SAMPLE =
+      OptionDef.number(
+              "row-sample",
+              "N",
+              "rows kept in the uniform sample behind the what-if layouts and monotonic check",
+              100,
+              1_000_000)
+          .withDefault(32_768L);
+  public static final OptionDef<Long> CELL_SAMPLE =
+      OptionDef.number(
+              "cell-sample",
+              "N",
+              "cells kept in the uniform sample behind recent writes and key ranges",
+              100,
+              1_000_000)
+          .withDefault(65_536L);
+  public static final OptionDef<String> STAGING =
+      OptionDef.text(
+          "staging",
+          "DIR",
+          "where the snapshot is restored for reading (default: rekey-staging next to"
+              + " hbase.rootdir)");
+  public static final OptionDef<Long> BATCH =
+      OptionDef.number(
+              "batch",
+              "CELLS",
+              "cells per scan result, so wide rows are read in pieces",
+              1,
+              1_000_000)
+          .withDefault(10_000L);
+
+  /** Every option of {@code audit}, in usage order. */
+  public static List<OptionDef<?>> declared() {
+    return List.of(
+        TABLE,
+        SNAPSHOT,
+        LIVE_SCAN,
+        SAMPLE_FRACTION,
+        ROWS_PER_SPLIT,
+        SOURCE_KEY,
+        CANDIDATE,
+        REGIONS,
+        OUT,
+        FAIL_ON,
+        ROW_SAMPLE,
+        CELL_SAMPLE,
+        STAGING,
+        BATCH);
+  }
+
+  /** Builds and checks the options: every key spec is parsed before any work. */
+  public static AuditOptions from(OptionValues values) {
+    if (values.get(SNAPSHOT) && values.get(LIVE_SCAN)) {
+      throw new InvalidOptionException(
+          "--snapshot and --live-scan are both given; choose one (the snapshot is the default)");
+    }
+    if (values.isSet(SAMPLE_FRACTION) && values.get(ROWS_PER_SPLIT) > 0) {
+      throw new InvalidOptionException(
+          "--sample-fraction and --rows-per-split are both given; choose one way to sample");
+    }
+    TableName table = TableInspector.tableName(TABLE.name(), values.get(TABLE));
+    String sourceSpec = values.get(SOURCE_KEY);
+    KeyLayout sourceKey = null;
+    if (sourceSpec != null) {
+      try {
+        sourceKey = KeyLayout.parse(sourceSpec);
+      } catch (LayoutException e) {
+        throw InvalidOptionException.of(
+            SOURCE_KEY.name(), sourceSpec, "cannot be used: " + e.problemAndColumn());
+      }
+    }
+    List<LayoutSimulator.Candidate> candidates = new ArrayList<>();
+    for (String spec : values.getAll(CANDIDATE)) {
+      try {
+        KeyMapping.parse(sourceSpec == null ? LayoutSimulator.KEEP_KEY : sourceSpec, spec);
+      } catch (LayoutException e) {
+        throw InvalidOptionException.of(
+            CANDIDATE.name(),
+            spec,
+            "cannot be built from "
+                + (sourceSpec == null
+                    ? "the whole key (give --source-key to use fields)"
+                    : "--source-key")
+                + ": "
+                + e.problemAndColumn());
+      }
+      candidates.add(new LayoutSimulator.Candidate(spec, spec));
+    }
+    for (LayoutSimulator.Candidate c : LayoutSimulator.defaults(sourceKey)) {
+      if (candidates.stream().noneMatch(given -> given.targetSpec().equals(c.targetSpec()))) {
+        candidates.add(c);
+      }
+    }
+    Path out = values.get(OUT);
+    if (out == null) {
+      out = Path.of("var", "audit", table.getNameAsString().replace(':', '_'));
+    }
+    return new AuditOptions(
+        table,
+        values.get(LIVE_SCAN),
+        values.get(SAMPLE_FRACTION),
+        values.get(ROWS_PER_SPLIT),
+        sourceSpec,
+        sourceKey,
+        List.copyOf(candidates),
+        values.get(REGIONS).intValue(),
+        out,
+        values.get(FAIL_ON),
+        values.get(ROW_SAMPLE).intValue(),
+        values.get(CELL_SAMPLE).intValue(),
+        values.get(STAGING),
+        values.get(BATCH).intValue());
+  }
+
+  /** How much of the table is read, for the report. */
+  public AuditResult.Sampling sampling() {
+    String mode = sampleFraction < 1 ? "fraction" : rowsPerSplit > 0 ? "rows-per-split" : "all";
+    return new AuditResult.Sampling(mode, sampleFraction, rowsPerSplit, rowSample, cellSample);
+  }
+}

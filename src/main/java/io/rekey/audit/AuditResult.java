@@ -1,0 +1,186 @@
+package io.rekey.audit;
+
+import io.rekey.describe.Finding;
+import java.util.List;
+
+/**
+ * What {@code audit} found, as written to {@code audit.json} (schema version {@link
+ * #SCHEMA_VERSION}, documented in the README). Its size is bounded whatever the table's size: top
+ * lists, histograms and the heatmap have fixed lengths, regions are listed up to {@link
+ * #MAX_REGIONS_LISTED}.
+ *
+ * @param sampling how much of the table was read; counts are of what was read
+ * @param findings the design rules that fired, most severe first
+ */
+public record AuditResult(
+    int schemaVersion,
+    String table,
+    String readFrom,
+    Sampling sampling,
+    String sourceKey,
+    long auditedAtMillis,
+    double seconds,
+    Totals totals,
+    List<FamilyStats> families,
+    Distributions distributions,
+    Extremes extremes,
+    Skew skew,
+    Prefixes prefixes,
+    Heatmap heatmap,
+    Monotonic monotonic,
+    WhatIf whatIf,
+    List<Finding> findings) {
+  public static final int SCHEMA_VERSION = 1;
+  public static final int MAX_REGIONS_LISTED = 1000;
+
+  /**
+   * @param mode {@code all}, {@code fraction} or {@code rows-per-split}
+   * @param rowSample rows in the uniform row sample, {@code cellSample} cells in the cell sample
+   */
+  public record Sampling(
+      String mode, double fraction, long rowsPerSplit, int rowSample, int cellSample) {}
+
+  /**
+   * @param keyBytesStored the row key is stored again in every cell: the sum of key length × cells
+   */
+  public record Totals(
+      long rows,
+      long cells,
+      long bytes,
+      long deleteMarkers,
+      long oldestTs,
+      long newestTs,
+      long keyBytesStored) {}
+
+  /**
+   * @param settingsVersions the family's VERSIONS setting, or 0 when the family is not in the
+   *     table's descriptor
+   * @param qualifiersExact whether the qualifier counts are exact (few distinct qualifiers) or
+   *     sketch estimates
+   */
+  public record FamilyStats(
+      String name,
+      long cells,
+      long bytes,
+      long deleteMarkers,
+      long distinctQualifiers,
+      boolean qualifiersExact,
+      long maxVersionsStored,
+      int settingsVersions,
+      int settingsTtlSeconds,
+      List<Weighted> topQualifiersByCells,
+      List<Weighted> topQualifiersByBytes) {}
+
+  /** Quantiles and histograms of the per-row and per-cell measures. */
+  public record Distributions(
+      Distribution keyLength,
+      Distribution cellsPerRow,
+      Distribution columnsPerRow,
+      Distribution bytesPerRow,
+      Distribution valueSize,
+      Distribution versionsPerColumn) {}
+
+  /** The widest and largest rows and cells, and how many pass the thresholds. */
+  public record Extremes(
+      List<Samples.RowSize> widestRows,
+      List<Samples.RowSize> largestRows,
+      List<Samples.BigCell> largestCells,
+      long wideRows,
+      long wideRowColumns,
+      long hugeCells,
+      long hugeCellBytes,
+      long longKeyRows,
+      int longKeyBytes) {}
+
+  /**
+   * How evenly the stored data and the newest writes spread over the current regions.
+   *
+   * @param recentCutoffTs cells at or after this timestamp are the newest 10%: "recent writes"
+   * @param keyRanges the same for equal-count key ranges (from the cell sample), which shows where
+   *     new data lands even in a table with one region
+   */
+  public record Skew(
+      int regionCount,
+      List<RegionStats> regions,
+      double rowsMaxOverMean,
+      double cellsMaxOverMean,
+      double bytesMaxOverMean,
+      double cellsGini,
+      double recentMaxOverMean,
+      long recentCutoffTs,
+      List<RegionStats> hottestRecent,
+      List<KeyRangeStats> keyRanges,
+      double keyRangeRecentMaxOverMean) {}
+
+  /** A region: index, start key, what it stores, and its estimated share of recent writes. */
+  public record RegionStats(
+      int index, String startKey, long rows, long cells, long bytes, long recentCells) {}
+
+  /** An equal-count key range of the cell sample and its share of the sampled recent writes. */
+  public record KeyRangeStats(int index, String startKey, double cellShare, double recentShare) {}
+
+  /**
+   * Key-prefix weights: the first byte, the heaviest two-byte prefixes, and the first field of
+   * {@code --source-key} when given.
+   */
+  public record Prefixes(
+      List<Weighted> firstByteCells, List<Weighted> topTwoByteCells, FirstField firstField) {}
+
+  /**
+   * @param mismatches rows whose key did not match {@code --source-key}
+   */
+  public record FirstField(
+      String name,
+      long distinctValues,
+      List<Weighted> topByCells,
+      List<Weighted> topByRows,
+      long maxError,
+      long mismatches,
+      List<String> mismatchExamples) {}
+
+  /**
+   * Where data was written over time: {@code cells[k][t]} estimates the cells of key bucket {@code
+   * k} written in time bucket {@code t}.
+   *
+   * @param keyAxis {@code regions} or {@code key-ranges}
+   */
+  public record Heatmap(
+      String keyAxis, List<String> keyLabels, List<Long> timeStarts, long[][] cells) {}
+
+  /**
+   * @param keyTimeCorrelation Spearman's rank correlation between key order and a row's newest
+   *     timestamp over the row sample: near 1 (or -1) when keys follow time
+   * @param prefixKind what the keys start with: {@code epoch-millis}, {@code epoch-seconds}, {@code
+   *     counter} or {@code none}
+   * @param prefixShare the share of sampled keys that start that way
+   */
+  public record Monotonic(
+      boolean monotonic,
+      double keyTimeCorrelation,
+      int sampleRows,
+      String prefixKind,
+      double prefixShare) {}
+
+  /** The simulated layouts and the one recommended. */
+  public record WhatIf(int regions, List<LayoutOutcome> layouts, String recommended, String why) {}
+
+  /**
+   * Where rows and recent writes would land in a table pre-split for one layout.
+   *
+   * @param regions regions of the simulated table
+   * @param splitPoints the split points (printable, at most 64 shown)
+   * @param avgKeyBytes the new keys' mean length
+   * @param problem why the layout could not be simulated, or null
+   */
+  public record LayoutOutcome(
+      String name,
+      String spec,
+      int regions,
+      List<String> splitPoints,
+      double rowsMaxOverMean,
+      double cellsMaxOverMean,
+      double recentMaxOverMean,
+      double avgKeyBytes,
+      long sampleRejects,
+      String problem) {}
+}

@@ -1,0 +1,15 @@
+package io.rekey.audit;
+
+import java.util.List;
+
+/**
+ * The shape of one measure over a table: how many values, quantiles, and a histogram. Quantiles
+ * come from a KLL sketch (rank error about 1.3%); {@code min} and {@code max} are exact.
+ *
+ * @param histogram equal-width bins between min and max; counts are estimates
+ */
+public record Distribution(
+    long n, double min, double p50, double p90, double p99, double max, List<Bin> histogram) {
+  /** One histogram bin: values in {@code [from, to)}, the last bin including max. */
+  public record Bin(double from, double to, long count) {}
+}

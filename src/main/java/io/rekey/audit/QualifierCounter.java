@@ -1,0 +1,156 @@
+package io.rekey.audit;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Cells and bytes per qualifier of one family. Exact while the family has at most {@link
+ * #EXACT_LIMIT} distinct qualifiers (almost every table), then bounded sketches: frequent items for
+ * the heaviest qualifiers and HyperLogLog for the distinct count. HBase's CellCounter writes one
+ * line per row and qualifier instead, which fills disks on big tables.
+ */
+final class QualifierCounter implements Serializable {
+  private static final long serialVersionUID = 1L;
+  static final int EXACT_LIMIT = 4096;
+
+  private Map<Slice, long[]> exact = new HashMap<>();
+  // Set once the family has more distinct qualifiers than EXACT_LIMIT; exact is then null.
+  private Frequent byCells;
+  private Frequent byBytes;
+  private Distinct distinct;
+  private transient Slice probe;
+
+  /** Counts one cell of {@code bytes} bytes whose qualifier is {@code array[offset, +length)}. */
+  void add(byte[] array, int offset, int length, long bytes) {
+    if (exact != null) {
+      if (probe == null) {
+        probe = new Slice();
+      }
+      long[] counts = exact.get(probe.point(array, offset, length));
+      if (counts == null) {
+        if (exact.size() == EXACT_LIMIT) {
+          switchToSketches();
+          add(array, offset, length, bytes);
+          return;
+        }
+        counts = new long[2];
+        exact.put(Slice.copyOf(array, offset, length), counts);
+      }
+      counts[0]++;
+      counts[1] += bytes;
+      return;
+    }
+    String name = Bytes.toStringBinary(array, offset, length);
+    byCells.update(name, 1);
+    byBytes.update(name, bytes);
+    distinct.update(name);
+  }
+
+  private void switchToSketches() {
+    byCells = new Frequent();
+    byBytes = new Frequent();
+    distinct = new Distinct();
+    for (Map.Entry<Slice, long[]> e : exact.entrySet()) {
+      String name = e.getKey().printable();
+      byCells.update(name, e.getValue()[0]);
+      byBytes.update(name, e.getValue()[1]);
+      distinct.update(name);
+    }
+    exact = null;
+  }
+
+  QualifierCounter merge(QualifierCounter other) {
+    if (exact != null && other.exact != null) {
+      for (Map.Entry<Slice, long[]> e : other.exact.entrySet()) {
+        long[] counts = exact.computeIfAbsent(e.getKey(), k -> new long[2]);
+        counts[0] += e.getValue()[0];
+        counts[1] += e.getValue()[1];
+      }
+      if (exact.size() > EXACT_LIMIT) {
+        switchToSketches();
+      }
+      return this;
+    }
+    if (exact != null) {
+      switchToSketches();
+    }
+    if (other.exact != null) {
+      other.switchToSketches();
+    }
+    byCells.merge(other.byCells);
+    byBytes.merge(other.byBytes);
+    distinct.merge(other.distinct);
+    return this;
+  }
+
+  /** Whether the counts are exact (the family has few enough distinct qualifiers). */
+  boolean isExact() {
+    return exact != null;
+  }
+
+  long distinctQualifiers() {
+    return exact != null ? exact.size() : distinct.estimate();
+  }
+
+  List<Weighted> topByCells(int n) {
+    return exact != null ? topExact(n, 0) : byCells.top(n);
+  }
+
+  List<Weighted> topByBytes(int n) {
+    return exact != null ? topExact(n, 1) : byBytes.top(n);
+  }
+
+  private List<Weighted> topExact(int n, int index) {
+    List<Weighted> all = new ArrayList<>();
+    for (Map.Entry<Slice, long[]> e : exact.entrySet()) {
+      all.add(new Weighted(e.getKey().printable(), e.getValue()[index]));
+    }
+    all.sort(Comparator.comparingLong(Weighted::weight).reversed().thenComparing(Weighted::item));
+    return List.copyOf(all.subList(0, Math.min(n, all.size())));
+  }
+
+  /**
+   * A byte range used as a map key. Stored keys own a copy; the probe points into a cell's backing
+   * array so that counting a known qualifier allocates nothing.
+   */
+  static final class Slice implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private byte[] array;
+    private int offset;
+    private int length;
+    private int hash;
+
+    static Slice copyOf(byte[] array, int offset, int length) {
+      return new Slice().point(Arrays.copyOfRange(array, offset, offset + length), 0, length);
+    }
+
+    Slice point(byte[] a, int off, int len) {
+      this.array = a;
+      this.offset = off;
+      this.length = len;
+      this.hash = Bytes.hashCode(a, off, len);
+      return this;
+    }
+
+    String printable() {
+      return Bytes.toStringBinary(array, offset, length);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Slice s
+          && Bytes.equals(array, offset, length, s.array, s.offset, s.length);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+}

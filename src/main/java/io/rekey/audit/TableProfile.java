@@ -1,0 +1,500 @@
+package io.rekey.audit;
+
+import io.rekey.keys.ColumnBinding;
+import io.rekey.keys.FieldValue;
+import io.rekey.keys.KeyReject;
+import io.rekey.keys.Murmur3;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValueUtil;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * The profile of a table, or of the part of it one task read: exact counts, mergeable sketches and
+ * bounded samples. Its size does not grow with the data: quantiles are KLL sketches, qualifier and
+ * key-prefix weights are exact up to a bound and then frequent-items sketches, top lists have a
+ * fixed length and the samples a fixed size. Partitions are profiled apart and merged ({@link
+ * #merge}); the merged profile is what {@link AuditAnalysis} reads.
+ *
+ * <p>Feed it the cells of each row in HBase's order with {@link #add}, rows in key order, and call
+ * {@link #finish} at the end. A row may arrive in several batches.
+ */
+public final class TableProfile implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final int MISMATCH_EXAMPLES = 5;
+
+  private final ProfileSettings settings;
+
+  long rows;
+  long cells;
+  long bytes;
+  long deleteMarkers;
+  long keyBytesStored;
+  long longKeyRows;
+  long hugeCells;
+  long wideRows;
+  long sourceKeyMismatches;
+  final List<String> mismatchExamples = new ArrayList<>();
+
+  final long[] firstByteRows = new long[256];
+  final long[] firstByteCells = new long[256];
+  // first two bytes (b0 << 8 | b1, or b0 alone as -1 - b0 for one-byte keys) -> {rows, cells}
+  final HashMap<Integer, long[]> twoByteCells = new HashMap<>();
+
+  final TreeMap<String, FamilyProfile> families = new TreeMap<>();
+  final HashMap<Integer, RegionProfile> regions = new HashMap<>();
+
+  final Quantiles keyLength = new Quantiles();
+  final Quantiles cellsPerRow = new Quantiles();
+  final Quantiles bytesPerRow = new Quantiles();
+  final Quantiles columnsPerRow = new Quantiles();
+  final Quantiles valueSize = new Quantiles();
+  final Quantiles versionsPerColumn = new Quantiles();
+
+  final Frequent firstFieldCells = new Frequent();
+  final Frequent firstFieldRows = new Frequent();
+  final Distinct firstFieldDistinct = new Distinct();
+
+  final TopK<Samples.RowSize> widestRows;
+  final TopK<Samples.RowSize> largestRows;
+  final TopK<Samples.BigCell> largestCells;
+  final BottomK<Samples.Row> rowSample;
+  final BottomK<Samples.Cell> cellSample;
+
+  private transient RowState row;
+  private transient List<FamilyProfile> familyList;
+  private transient int regionIndex = -1;
+  private transient byte[] regionEnd;
+  private transient byte[][][] bindingColumns;
+
+  public TableProfile(ProfileSettings settings) {
+    this.settings = settings;
+    this.widestRows = new TopK<>(settings.topK(), Samples.RowSize::columns);
+    this.largestRows = new TopK<>(settings.topK(), Samples.RowSize::bytes);
+    this.largestCells = new TopK<>(settings.topK(), Samples.BigCell::valueBytes);
+    this.rowSample = new BottomK<>(settings.rowSampleSize());
+    this.cellSample = new BottomK<>(settings.cellSampleSize());
+  }
+
+  public ProfileSettings settings() {
+    return settings;
+  }
+
+  /**
+   * Adds cells of the row {@code key}: a whole row, or the next batch of one. Cells come in HBase's
+   * order (family, qualifier, newest first).
+   */
+  public void add(byte[] key, List<Cell> rowCells) {
+    if (row == null || !Bytes.equals(row.key, key)) {
+      endRow();
+      beginRow(key);
+    }
+    for (Cell cell : rowCells) {
+      addCell(cell);
+    }
+  }
+
+  /** Ends the last row; call once after the last {@link #add}. */
+  public TableProfile finish() {
+    endRow();
+    return this;
+  }
+
+  private void beginRow(byte[] key) {
+    row = new RowState(key, settings.sourceKey() == null ? 0 : bindingCount());
+    // Rows come in key order, so the region changes rarely: search only when the key leaves it.
+    if (regionIndex < 0
+        || Bytes.compareTo(key, settings.regionStarts().get(regionIndex)) < 0
+        || regionEnd != null && Bytes.compareTo(key, regionEnd) >= 0) {
+      regionIndex = regionOf(key);
+      regionEnd =
+          regionIndex + 1 < settings.regionStarts().size()
+              ? settings.regionStarts().get(regionIndex + 1)
+              : null;
+    }
+  }
+
+  private int bindingCount() {
+    return settings.sourceKey().columns().size();
+  }
+
+  /** The index of the region holding {@code key}: the last region starting at or before it. */
+  int regionOf(byte[] key) {
+    List<byte[]> starts = settings.regionStarts();
+    int lo = 0;
+    int hi = starts.size() - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (Bytes.compareTo(starts.get(mid), key) <= 0) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  private void addCell(Cell cell) {
+    RowState r = row;
+    // The cell as HBase stores it (a KeyValue without tags): key, family, qualifier, value, ts.
+    long size =
+        KeyValueUtil.length(
+            cell.getRowLength(),
+            cell.getFamilyLength(),
+            cell.getQualifierLength(),
+            cell.getValueLength(),
+            0,
+            false);
+    long ts = cell.getTimestamp();
+    r.cells++;
+    r.bytes += size;
+    r.newestTs = Math.max(r.newestTs, ts);
+    FamilyProfile family = family(cell);
+    family.cells++;
+    family.bytes += size;
+    family.oldestTs = Math.min(family.oldestTs, ts);
+    region().timestamps.update(ts);
+    boolean put = cell.getType() == Cell.Type.Put;
+    if (!put) {
+      deleteMarkers++;
+      family.deleteMarkers++;
+    } else {
+      int qualifierHash =
+          Bytes.hashCode(
+              cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength());
+      family.qualifiers.add(
+          cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength(), size);
+      if (r.previous != null && CellUtil.matchingColumn(r.previous, cell)) {
+        r.versions++;
+      } else {
+        r.endColumn(this, r.columnFamily);
+        r.columns++;
+        r.versions = 1;
+        r.columnFamily = family;
+        bindColumn(r, cell);
+      }
+      r.previous = cell;
+      int valueLength = cell.getValueLength();
+      valueSize.update(valueLength);
+      if (valueLength > settings.hugeCellBytes()) {
+        hugeCells++;
+      }
+      if (largestCells.accepts(valueLength)) {
+        largestCells.offer(
+            new Samples.BigCell(
+                Bytes.toStringBinary(r.key),
+                family.name + ":" + Bytes.toStringBinary(CellUtil.cloneQualifier(cell)),
+                valueLength,
+                ts));
+      }
+      long cellHash = mix64(r.hash + ts * 0x9E3779B97F4A7C15L + qualifierHash * 0xC2B2AE3DL);
+      if (cellSample.accepts(cellHash)) {
+        cellSample.offer(cellHash, new Samples.Cell(r.key, ts, r.columnValues));
+      }
+    }
+  }
+
+  private void bindColumn(RowState r, Cell cell) {
+    if (r.columnValues.length == 0) {
+      return;
+    }
+    if (bindingColumns == null) {
+      List<ColumnBinding> bindings = settings.sourceKey().columns();
+      bindingColumns = new byte[bindings.size()][][];
+      for (int i = 0; i < bindings.size(); i++) {
+        bindingColumns[i] =
+            new byte[][] {
+              Bytes.toBytes(bindings.get(i).family()), Bytes.toBytes(bindings.get(i).qualifier())
+            };
+      }
+    }
+    for (int i = 0; i < bindingColumns.length; i++) {
+      // The first Put of a column in a row is its newest value.
+      if (r.columnValues[i] == null
+          && CellUtil.matchingColumn(cell, bindingColumns[i][0], bindingColumns[i][1])) {
+        r.columnValues[i] = CellUtil.cloneValue(cell);
+      }
+    }
+  }
+
+  private FamilyProfile family(Cell cell) {
+    if (familyList == null) {
+      familyList = new ArrayList<>(families.values());
+    }
+    for (FamilyProfile f : familyList) {
+      if (Bytes.equals(
+          f.nameBytes,
+          0,
+          f.nameBytes.length,
+          cell.getFamilyArray(),
+          cell.getFamilyOffset(),
+          cell.getFamilyLength())) {
+        return f;
+      }
+    }
+    FamilyProfile f = new FamilyProfile(CellUtil.cloneFamily(cell));
+    families.put(f.name, f);
+    familyList.add(f);
+    return f;
+  }
+
+  private RegionProfile region() {
+    return regions.computeIfAbsent(regionIndex, i -> new RegionProfile());
+  }
+
+  private void endRow() {
+    RowState r = row;
+    if (r == null) {
+      return;
+    }
+    row = null;
+    r.endColumn(this, r.columnFamily);
+    rows++;
+    cells += r.cells;
+    bytes += r.bytes;
+    int keyLen = r.key.length;
+    keyLength.update(keyLen);
+    cellsPerRow.update(r.cells);
+    bytesPerRow.update(r.bytes);
+    columnsPerRow.update(r.columns);
+    keyBytesStored += (long) keyLen * r.cells;
+    if (keyLen > settings.longKeyBytes()) {
+      longKeyRows++;
+    }
+    if (r.columns > settings.wideRowColumns()) {
+      wideRows++;
+    }
+    RegionProfile region = region();
+    region.rows++;
+    region.cells += r.cells;
+    region.bytes += r.bytes;
+    if (keyLen > 0) {
+      int b0 = r.key[0] & 0xff;
+      firstByteRows[b0]++;
+      firstByteCells[b0] += r.cells;
+      int prefix = keyLen > 1 ? b0 << 8 | (r.key[1] & 0xff) : -1 - b0;
+      long[] counts = twoByteCells.computeIfAbsent(prefix, p -> new long[2]);
+      counts[0]++;
+      counts[1] += r.cells;
+    }
+    if (widestRows.accepts(r.columns) || largestRows.accepts(r.bytes)) {
+      Samples.RowSize size =
+          new Samples.RowSize(Bytes.toStringBinary(r.key), r.cells, r.columns, r.bytes);
+      widestRows.offer(size);
+      largestRows.offer(size);
+    }
+    if (rowSample.accepts(r.hash)) {
+      rowSample.offer(r.hash, new Samples.Row(r.key, r.cells, r.bytes, r.newestTs, r.columnValues));
+    }
+    firstField(r);
+  }
+
+  private void firstField(RowState r) {
+    if (settings.sourceKey() == null) {
+      return;
+    }
+    String field = settings.sourceKey().firstKeyField();
+    try {
+      Map<String, FieldValue> fields = settings.sourceKey().decode(r.key);
+      if (field != null) {
+        String value = fields.get(field).printable();
+        firstFieldCells.update(value, r.cells);
+        firstFieldRows.update(value, 1);
+        firstFieldDistinct.update(value);
+      }
+    } catch (KeyReject e) {
+      sourceKeyMismatches++;
+      if (mismatchExamples.size() < MISMATCH_EXAMPLES) {
+        mismatchExamples.add(Bytes.toStringBinary(r.key) + ": " + e.getMessage());
+      }
+    }
+  }
+
+  /** Adds another profile (of other rows) into this one. */
+  public TableProfile merge(TableProfile o) {
+    rows += o.rows;
+    cells += o.cells;
+    bytes += o.bytes;
+    deleteMarkers += o.deleteMarkers;
+    keyBytesStored += o.keyBytesStored;
+    longKeyRows += o.longKeyRows;
+    hugeCells += o.hugeCells;
+    wideRows += o.wideRows;
+    sourceKeyMismatches += o.sourceKeyMismatches;
+    for (String example : o.mismatchExamples) {
+      if (mismatchExamples.size() < MISMATCH_EXAMPLES) {
+        mismatchExamples.add(example);
+      }
+    }
+    for (int i = 0; i < 256; i++) {
+      firstByteRows[i] += o.firstByteRows[i];
+      firstByteCells[i] += o.firstByteCells[i];
+    }
+    o.twoByteCells.forEach(
+        (prefix, counts) -> {
+          long[] mine = twoByteCells.computeIfAbsent(prefix, p -> new long[2]);
+          mine[0] += counts[0];
+          mine[1] += counts[1];
+        });
+    o.families.forEach(
+        (name, f) -> {
+          FamilyProfile mine = families.get(name);
+          if (mine == null) {
+            families.put(name, f);
+          } else {
+            mine.merge(f);
+          }
+        });
+    familyList = null;
+    o.regions.forEach(
+        (index, r) -> {
+          RegionProfile mine = regions.get(index);
+          if (mine == null) {
+            regions.put(index, r);
+          } else {
+            mine.merge(r);
+          }
+        });
+    keyLength.merge(o.keyLength);
+    cellsPerRow.merge(o.cellsPerRow);
+    bytesPerRow.merge(o.bytesPerRow);
+    columnsPerRow.merge(o.columnsPerRow);
+    valueSize.merge(o.valueSize);
+    versionsPerColumn.merge(o.versionsPerColumn);
+    firstFieldCells.merge(o.firstFieldCells);
+    firstFieldRows.merge(o.firstFieldRows);
+    firstFieldDistinct.merge(o.firstFieldDistinct);
+    widestRows.merge(o.widestRows);
+    largestRows.merge(o.largestRows);
+    largestCells.merge(o.largestCells);
+    rowSample.merge(o.rowSample);
+    cellSample.merge(o.cellSample);
+    return this;
+  }
+
+  /** The profile as bytes, to travel from a task to the driver whatever Spark's serializer. */
+  public byte[] toBytes() {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(buffer)) {
+      out.writeObject(this);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot serialize a table profile", e);
+    }
+    return buffer.toByteArray();
+  }
+
+  public static TableProfile fromBytes(byte[] bytes) {
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+      return (TableProfile) in.readObject();
+    } catch (IOException | ClassNotFoundException e) {
+      throw new IllegalStateException("cannot read a table profile: " + e.getMessage(), e);
+    }
+  }
+
+  /** Merges two serialized profiles: the reduce function of the Spark stage. */
+  public static byte[] mergeBytes(byte[] a, byte[] b) {
+    return fromBytes(a).merge(fromBytes(b)).toBytes();
+  }
+
+  /** Murmur3's 64-bit finalizer: spreads a combined value over all bits. */
+  static long mix64(long k) {
+    k ^= k >>> 33;
+    k *= 0xff51afd7ed558ccdL;
+    k ^= k >>> 33;
+    k *= 0xc4ceb9fe1a85ec53L;
+    k ^= k >>> 33;
+    return k;
+  }
+
+  static long rowHash(byte[] key) {
+    long high = Murmur3.hash32(key, 0);
+    long low = Murmur3.hash32(key, 0x5bd1e995) & 0xffffffffL;
+    return mix64(high << 32 | low);
+  }
+
+  /** What the profiler tracks while a row is read. */
+  private static final class RowState {
+    final byte[] key;
+    final long hash;
+    final byte[][] columnValues;
+    long cells;
+    long bytes;
+    long columns;
+    long versions;
+    long newestTs = Long.MIN_VALUE;
+    Cell previous;
+    FamilyProfile columnFamily;
+
+    RowState(byte[] key, int bindings) {
+      this.key = key;
+      this.hash = rowHash(key);
+      this.columnValues = new byte[bindings][];
+    }
+
+    /** Records the versions of the column just finished. */
+    void endColumn(TableProfile profile, FamilyProfile family) {
+      if (versions > 0) {
+        profile.versionsPerColumn.update(versions);
+        if (family != null) {
+          family.maxVersions = Math.max(family.maxVersions, versions);
+        }
+      }
+      versions = 0;
+    }
+  }
+
+  /** One family's share. */
+  static final class FamilyProfile implements Serializable {
+    private static final long serialVersionUID = 1L;
+    final byte[] nameBytes;
+    final String name;
+    long cells;
+    long bytes;
+    long deleteMarkers;
+    long maxVersions;
+    long oldestTs = Long.MAX_VALUE;
+    final QualifierCounter qualifiers = new QualifierCounter();
+
+    FamilyProfile(byte[] name) {
+      this.nameBytes = name;
+      this.name = Bytes.toStringBinary(name);
+    }
+
+    void merge(FamilyProfile o) {
+      cells += o.cells;
+      bytes += o.bytes;
+      deleteMarkers += o.deleteMarkers;
+      maxVersions = Math.max(maxVersions, o.maxVersions);
+      oldestTs = Math.min(oldestTs, o.oldestTs);
+      qualifiers.merge(o.qualifiers);
+    }
+  }
+
+  /** One region's share, with when its cells were written. */
+  static final class RegionProfile implements Serializable {
+    private static final long serialVersionUID = 1L;
+    long rows;
+    long cells;
+    long bytes;
+    final Quantiles timestamps = new Quantiles();
+
+    void merge(RegionProfile o) {
+      rows += o.rows;
+      cells += o.cells;
+      bytes += o.bytes;
+      timestamps.merge(o.timestamps);
+    }
+  }
+}

@@ -1,0 +1,4 @@
+package io.rekey.audit;
+
+/** An item (a qualifier, a key prefix) and its weight (cells, bytes or rows, as the list says). */
+public record Weighted(String item, long weight) {}

@@ -1,0 +1,65 @@
+package io.rekey.cli;
+
+import io.rekey.audit.AuditJob;
+import io.rekey.audit.AuditOptions;
+import io.rekey.audit.AuditResult;
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.SparkSessions;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import io.rekey.report.AuditReport;
+import io.rekey.report.AuditText;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * {@code audit}: profile a table's keys, skew and hotspots in one pass, simulate layouts, and write
+ * a JSON and an HTML report; the exit code follows {@code --fail-on}.
+ */
+final class AuditCommand implements Command<AuditOptions> {
+  @Override
+  public String name() {
+    return "audit";
+  }
+
+  @Override
+  public String summary() {
+    return "profile a table for key skew, hotspots, wide rows and cell sizes; simulate layouts;"
+        + " write audit.json and audit.html";
+  }
+
+  @Override
+  public List<OptionDef<?>> options() {
+    return AuditOptions.declared();
+  }
+
+  @Override
+  public AuditOptions typed(OptionValues values) {
+    return AuditOptions.from(values);
+  }
+
+  @Override
+  public ExitCode run(AuditOptions options, CommandContext context) throws Exception {
+    try (Connection connection = HBaseConnections.open(context.hbase())) {
+      SparkSession spark = SparkSessions.getOrCreate("hbase-rekey audit");
+      JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      AuditResult result =
+          new AuditJob(sc, connection, context.hbase().toConfiguration(), options).execute();
+      AuditReport.write(result, options.out());
+      context.emit(AuditText.summary(result, options.out().toString()), result);
+      if (AuditJob.fails(result, options.failOn())) {
+        context
+            .err()
+            .println(
+                "audit: findings at or above --fail-on "
+                    + OptionDef.cliName(options.failOn())
+                    + " fired; exit code "
+                    + ExitCode.FAILED.code());
+        return ExitCode.FAILED;
+      }
+      return ExitCode.OK;
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package io.rekey.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class SketchesTest {
+  @Test
+  void histogramsOfWholeNumbersHaveWholeBinsAndExactCountsWhenSmall() {
+    Quantiles q = new Quantiles();
+    for (int v = 1; v <= 10; v++) {
+      for (int i = 0; i < v; i++) {
+        q.update(v);
+      }
+    }
+    Distribution d = q.summary(20);
+    assertThat(d.histogram()).hasSize(10);
+    for (int v = 1; v <= 10; v++) {
+      Distribution.Bin bin = d.histogram().get(v - 1);
+      assertThat(bin.from()).isEqualTo(v);
+      assertThat(bin.count()).isEqualTo(v);
+    }
+    assertThat(d.max()).isEqualTo(10);
+    assertThat(d.n()).isEqualTo(55);
+  }
+
+  @Test
+  void quantilesStayWithinTheSketchesRankErrorOnAMillionValues() throws Exception {
+    Quantiles a = new Quantiles();
+    Quantiles b = new Quantiles();
+    Random random = new Random(7);
+    for (int i = 0; i < 1_000_000; i++) {
+      (i % 2 == 0 ? a : b).update(random.nextInt(1_000_000));
+    }
+    Quantiles merged = roundTrip(a).merge(roundTrip(b));
+    assertThat(merged.n()).isEqualTo(1_000_000);
+    assertThat(merged.rankError()).isLessThan(0.02);
+    assertThat(merged.quantile(0.5)).isCloseTo(500_000, within(1_000_000 * 0.02));
+    assertThat(merged.rankBelow(900_000)).isCloseTo(0.9, within(0.02));
+  }
+
+  @Test
+  void frequentItemsFindTheHeavyAndReportNothingForAllDistinct() throws Exception {
+    Frequent f = new Frequent();
+    for (int i = 0; i < 100_000; i++) {
+      f.update(i % 10 == 0 ? "hot" : "item" + i, 1);
+    }
+    List<Weighted> top = roundTrip(f).top(5);
+    assertThat(top.get(0).item()).isEqualTo("hot");
+    assertThat((double) top.get(0).weight()).isCloseTo(10_000, within(f.maxError() + 1.0));
+    Frequent distinct = new Frequent();
+    for (int i = 0; i < 100_000; i++) {
+      distinct.update("v" + i, 1);
+    }
+    assertThat(distinct.top(5)).isEmpty();
+  }
+
+  @Test
+  void distinctCountsMergeWithinTwoPercent() throws Exception {
+    Distinct a = new Distinct();
+    Distinct b = new Distinct();
+    for (int i = 0; i < 200_000; i++) {
+      a.update("k" + i);
+      b.update("k" + (i + 100_000));
+    }
+    assertThat((double) roundTrip(a).merge(roundTrip(b)).estimate())
+        .isCloseTo(300_000, within(300_000 * 0.02));
+  }
+
+  @Test
+  void bottomKMergesIntoTheSampleOfTheUnionAndTopKKeepsTheHeaviest() throws Exception {
+    BottomK<String> whole = new BottomK<>(100);
+    BottomK<String> left = new BottomK<>(100);
+    BottomK<String> right = new BottomK<>(100);
+    for (int i = 0; i < 10_000; i++) {
+      long hash = TableProfile.mix64(i);
+      whole.offer(hash, "i" + i);
+      (i < 3000 ? left : right).offer(hash, "i" + i);
+    }
+    assertThat(roundTrip(left).merge(roundTrip(right)).items())
+        .containsExactlyInAnyOrderElementsOf(whole.items());
+    TopK<Samples.RowSize> top = new TopK<>(3, Samples.RowSize::cells);
+    for (int i = 0; i < 1000; i++) {
+      top.offer(new Samples.RowSize("r" + i, i, i, i));
+    }
+    assertThat(roundTrip(top).heaviestFirst())
+        .extracting(Samples.RowSize::cells)
+        .containsExactly(999L, 998L, 997L);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> T roundTrip(T value) throws Exception {
+    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(buffer)) {
+      out.writeObject(value);
+    }
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(buffer.toByteArray()))) {
+      return (T) in.readObject();
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package io.rekey.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+
+class TableProfileTest {
+  private static final byte[] M = Bytes.toBytes("m");
+
+  @Test
+  void countsRowsCellsVersionsFamiliesAndDeleteMarkersExactly() {
+    TableProfile p =
+        new TableProfile(Synthetic.settings(List.of(new byte[0], Bytes.toBytes("r5")), null));
+    byte[] r1 = Bytes.toBytes("r1");
+    List<Cell> cells = new ArrayList<>();
+    cells.add(new KeyValue(r1, M, Bytes.toBytes("a"), 30, new byte[5]));
+    cells.add(new KeyValue(r1, M, Bytes.toBytes("a"), 20, new byte[5]));
+    cells.add(new KeyValue(r1, M, Bytes.toBytes("a"), 10, new byte[5]));
+    cells.add(new KeyValue(r1, M, Bytes.toBytes("b"), 10, KeyValue.Type.DeleteColumn));
+    cells.add(new KeyValue(r1, Bytes.toBytes("x"), Bytes.toBytes("c"), 10, new byte[7]));
+    p.add(r1, cells);
+    byte[] r9 = Bytes.toBytes("r9");
+    p.add(r9, Synthetic.row(r9, 40, 4, 1));
+    p.finish();
+
+    assertThat(p.rows).isEqualTo(2);
+    assertThat(p.cells).isEqualTo(9);
+    assertThat(p.deleteMarkers).isEqualTo(1);
+    assertThat(p.families.get("m").cells).isEqualTo(8);
+    assertThat(p.families.get("m").maxVersions).isEqualTo(3);
+    assertThat(p.families.get("m").qualifiers.distinctQualifiers()).isEqualTo(5);
+    assertThat(p.families.get("x").cells).isEqualTo(1);
+    assertThat(p.regions.get(0).rows).isEqualTo(1);
+    assertThat(p.regions.get(0).cells).isEqualTo(5);
+    assertThat(p.regions.get(1).cells).isEqualTo(4);
+    assertThat(p.versionsPerColumn.max()).isEqualTo(3);
+    assertThat(p.columnsPerRow.max()).isEqualTo(4);
+    assertThat(p.firstByteCells['r']).isEqualTo(9);
+    assertThat(p.families.get("m").qualifiers.topByCells(1).get(0)).isEqualTo(new Weighted("a", 3));
+  }
+
+  @Test
+  void aRowReadInBatchesCountsOnce() {
+    TableProfile p = new TableProfile(Synthetic.settings(List.of(new byte[0]), null));
+    byte[] key = Bytes.toBytes("wide");
+    List<Cell> all = Synthetic.row(key, 5, 10, 3);
+    p.add(key, all.subList(0, 4));
+    p.add(key, all.subList(4, 10));
+    p.finish();
+    assertThat(p.rows).isEqualTo(1);
+    assertThat(p.cells).isEqualTo(10);
+    assertThat(p.widestRows.heaviestFirst().get(0).columns()).isEqualTo(10);
+  }
+
+  @Test
+  void thresholdsCountWideRowsHugeCellsAndLongKeys() {
+    ProfileSettings settings =
+        new ProfileSettings(List.of(new byte[0]), null, 100, 100, 3, 50, 5, 10);
+    TableProfile p = new TableProfile(settings);
+    byte[] wide = Bytes.toBytes("a-wide-row-key");
+    p.add(wide, Synthetic.row(wide, 1, 6, 100));
+    byte[] small = Bytes.toBytes("b");
+    p.add(small, Synthetic.row(small, 1, 1, 10));
+    p.finish();
+    assertThat(p.wideRows).isEqualTo(1);
+    assertThat(p.hugeCells).isEqualTo(6);
+    assertThat(p.longKeyRows).isEqualTo(1);
+    assertThat(p.largestCells.heaviestFirst()).hasSize(3);
+    assertThat(p.keyBytesStored).isEqualTo(14L * 6 + 1);
+  }
+
+  @Test
+  void theFirstFieldOfTheSourceKeyIsWeighedAndMismatchesKept() {
+    TableProfile p =
+        new TableProfile(Synthetic.settings(List.of(new byte[0]), "text: user + '_' + ts:long"));
+    for (int i = 0; i < 30; i++) {
+      byte[] key = Bytes.toBytes((i < 20 ? "hot" : "user" + i) + "_" + (1000 + i));
+      p.add(key, Synthetic.row(key, i, 2, 1));
+    }
+    byte[] bad = Bytes.toBytes("nounderscore");
+    p.add(bad, Synthetic.row(bad, 1, 1, 1));
+    p.finish();
+    assertThat(p.firstFieldCells.top(1).get(0)).isEqualTo(new Weighted("hot", 40));
+    assertThat(p.firstFieldDistinct.estimate()).isEqualTo(11);
+    assertThat(p.sourceKeyMismatches).isEqualTo(1);
+    assertThat(p.mismatchExamples.get(0)).startsWith("nounderscore");
+  }
+
+  @Test
+  void profilesOfPartitionsMergeIntoTheProfileOfTheWhole() {
+    TableProfile whole = Synthetic.timeFirst(3000, null);
+    TableProfile first = new TableProfile(whole.settings());
+    TableProfile second = new TableProfile(whole.settings());
+    for (int i = 0; i < 3000; i++) {
+      byte[] key = Synthetic.timeFirstKey(i);
+      (i < 1700 ? first : second).add(key, Synthetic.row(key, Synthetic.T0 + i * 1000L, 3, 20));
+    }
+    TableProfile merged =
+        TableProfile.fromBytes(
+            TableProfile.mergeBytes(first.finish().toBytes(), second.finish().toBytes()));
+    assertThat(merged.rows).isEqualTo(whole.rows);
+    assertThat(merged.cells).isEqualTo(whole.cells);
+    assertThat(merged.bytes).isEqualTo(whole.bytes);
+    assertThat(merged.keyBytesStored).isEqualTo(whole.keyBytesStored);
+    // Bottom-k samples merge exactly: the same rows as one pass would have kept.
+    assertThat(keys(merged.rowSample.items())).isEqualTo(keys(whole.rowSample.items()));
+    assertThat(merged.cellSample.size()).isEqualTo(whole.cellSample.size());
+    assertThat(merged.keyLength.quantile(0.5)).isEqualTo(whole.keyLength.quantile(0.5));
+    assertThat(merged.regions.get(0).timestamps.n()).isEqualTo(9000);
+    assertThat(merged.regions.get(0).timestamps.quantile(0.5))
+        .isCloseTo(Synthetic.T0 + 1500 * 1000L, within(3000 * 1000L * 0.02));
+  }
+
+  @Test
+  void aProfileStaysTheSameSizeWhenTheTableDoubles() {
+    int small =
+        TableProfile.fromBytes(Synthetic.timeFirst(40_000, null).toBytes()).toBytes().length;
+    int large = Synthetic.timeFirst(80_000, null).toBytes().length;
+    // Samples are full at both sizes; sketches grow only logarithmically.
+    assertThat((double) large / small).isLessThan(1.1);
+  }
+
+  @Test
+  void qualifierCountsTurnIntoSketchesPastTheExactLimitAndStayClose() {
+    TableProfile p = new TableProfile(Synthetic.settings(List.of(new byte[0]), null));
+    byte[] key = Bytes.toBytes("k");
+    List<Cell> cells = new ArrayList<>();
+    int distinct = QualifierCounter.EXACT_LIMIT * 3;
+    for (int q = 0; q < distinct; q++) {
+      cells.add(new KeyValue(key, M, Bytes.toBytes("q" + q), 1, new byte[1]));
+    }
+    p.add(key, cells);
+    p.finish();
+    QualifierCounter counter = TableProfile.fromBytes(p.toBytes()).families.get("m").qualifiers;
+    assertThat(counter.isExact()).isFalse();
+    assertThat((double) counter.distinctQualifiers()).isCloseTo(distinct, within(distinct * 0.05));
+  }
+
+  private static List<String> keys(List<Samples.Row> rows) {
+    return rows.stream().map(r -> Bytes.toStringBinary(r.key())).sorted().toList();
+  }
+}
