@@ -82,7 +82,7 @@ public final class AuditJob {
             options.sourceKeySpec(),
             description,
             options.candidates(),
-            options.regions(),
+            options.whatIfRegions(starts.size()),
             startedAt,
             seconds));
   }

@@ -21,6 +21,7 @@ import org.apache.hadoop.hbase.TableName;
  * @param rowsPerSplit read at most this many rows per input split (0: all)
  * @param out the directory for {@code audit.json} and {@code audit.html}
  * @param failOn the severity from which the exit code is 1
+ * @param regions regions of the simulated tables, 0 for as many as the table has
  */
 public record AuditOptions(
     TableName table,
@@ -88,10 +89,11 @@ public record AuditOptions(
       OptionDef.number(
               "regions",
               "N",
-              "regions of the simulated tables (salted layouts get at least one per bucket)",
-              1,
+              "regions of the simulated tables (salted layouts get at least one per bucket); 0:"
+                  + " as many as the table has, 16 for a one-region table",
+              0,
               4096)
-          .withDefault(16L);
+          .withDefault(0L);
   public static final OptionDef<Path> OUT =
       OptionDef.path(
           "out", "DIR", "where audit.json and audit.html go (default: var/audit/NS_TABLE)");
@@ -214,6 +216,18 @@ public record AuditOptions(
         values.get(STAGING),
         values.get(BATCH).intValue());
   }
+
+  /** Regions of the simulated tables for a table of {@code tableRegions} regions. */
+  public int whatIfRegions(int tableRegions) {
+    if (regions > 0) {
+      return regions;
+    }
+    // Compare layouts at today's size; a one-region table has no size yet, 16 is a usual start.
+    return tableRegions > 1 ? tableRegions : DEFAULT_WHAT_IF_REGIONS;
+  }
+
+  /** Regions of the simulated tables when the table has one region and none are asked for. */
+  public static final int DEFAULT_WHAT_IF_REGIONS = 16;
 
   /** How much of the table is read, for the report. */
   public AuditResult.Sampling sampling() {
