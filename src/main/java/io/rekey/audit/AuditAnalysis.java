@@ -3,8 +3,11 @@ package io.rekey.audit;
 import io.rekey.describe.FamilyDescription;
 import io.rekey.describe.Finding;
 import io.rekey.describe.TableDescription;
+import io.rekey.keys.KeyLayout;
+import io.rekey.keys.KeyReject;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -66,11 +69,16 @@ public final class AuditAnalysis {
     List<Samples.Cell> cellSample = p.cellSample.items();
     AuditResult.Skew skew = skew(p, cutoff, cellSample);
     String sourceSpec = context.sourceKeySpec() == null ? "key" : context.sourceKeySpec();
+    LayoutSimulator.Decoded decoded =
+        LayoutSimulator.decode(
+            sourceSpec,
+            p.settings().regionStarts().subList(1, p.settings().regionStarts().size()),
+            rowSample,
+            cellSample,
+            cutoff);
     List<AuditResult.LayoutOutcome> outcomes = new ArrayList<>();
     for (LayoutSimulator.Candidate c : context.candidates()) {
-      outcomes.add(
-          LayoutSimulator.simulate(
-              sourceSpec, c, context.whatIfRegions(), rowSample, cellSample, cutoff));
+      outcomes.add(LayoutSimulator.simulate(c, context.whatIfRegions(), decoded));
     }
     LayoutSimulator.Recommendation recommendation = LayoutSimulator.recommend(outcomes);
     AuditResult draft =
@@ -83,7 +91,9 @@ public final class AuditAnalysis {
                 context.sampling().fraction(),
                 context.sampling().rowsPerSplit(),
                 rowSample.size(),
-                cellSample.size()),
+                cellSample.size(),
+                context.sampling().readTasks(),
+                context.sampling().largestTaskProfileBytes()),
             context.sourceKeySpec(),
             context.auditedAtMillis(),
             context.seconds(),
@@ -92,7 +102,7 @@ public final class AuditAnalysis {
             distributions(p),
             extremes(p),
             skew,
-            prefixes(p),
+            prefixes(p, rowSample),
             heatmap(p, skew, allTimestamps, cellSample),
             KeyShape.of(rowSample, p.rows),
             new AuditResult.WhatIf(
@@ -193,9 +203,9 @@ public final class AuditAnalysis {
   private static AuditResult.Extremes extremes(TableProfile p) {
     ProfileSettings s = p.settings();
     return new AuditResult.Extremes(
-        p.widestRows.heaviestFirst(),
-        p.largestRows.heaviestFirst(),
-        p.largestCells.heaviestFirst(),
+        p.widestRows.heaviestFirst().stream().map(Samples.RawRowSize::printable).toList(),
+        p.largestRows.heaviestFirst().stream().map(Samples.RawRowSize::printable).toList(),
+        p.largestCells.heaviestFirst().stream().map(Samples.RawBigCell::printable).toList(),
         p.wideRows,
         s.wideRowColumns(),
         p.hugeCells,
@@ -302,7 +312,7 @@ public final class AuditAnalysis {
     return sum == 0 || n < 2 ? 0 : (2 * weighted) / (n * sum) - (n + 1.0) / n;
   }
 
-  private static AuditResult.Prefixes prefixes(TableProfile p) {
+  private static AuditResult.Prefixes prefixes(TableProfile p, List<Samples.Row> rowSample) {
     List<Weighted> firstByte = new ArrayList<>();
     for (int b = 0; b < 256; b++) {
       if (p.firstByteCells[b] > 0) {
@@ -322,23 +332,66 @@ public final class AuditAnalysis {
     twoBytes.sort(
         Comparator.comparingLong(Weighted::weight).reversed().thenComparing(Weighted::item));
     AuditResult.FirstField first = null;
-    String field =
-        p.settings().sourceKey() == null ? null : p.settings().sourceKey().firstKeyField();
+    KeyLayout sourceKey = p.settings().sourceKey();
+    String field = sourceKey == null ? null : sourceKey.firstKeyField();
     if (field != null) {
-      first =
-          new AuditResult.FirstField(
-              field,
-              p.firstFieldDistinct.estimate(),
-              p.firstFieldCells.top(TOP),
-              p.firstFieldRows.top(TOP),
-              p.firstFieldCells.maxError(),
-              p.sourceKeyMismatches,
-              List.copyOf(p.mismatchExamples));
+      first = firstField(p, sourceKey, field, rowSample);
     }
     return new AuditResult.Prefixes(
         List.copyOf(firstByte),
         List.copyOf(twoBytes.subList(0, Math.min(TOP_PREFIXES, twoBytes.size()))),
         first);
+  }
+
+  /**
+   * The first key field: distinct values from the tasks' HyperLogLog, the heaviest values from the
+   * row sample (scaled to the table), and the whole key checked against the spec on the sample.
+   */
+  private static AuditResult.FirstField firstField(
+      TableProfile p, KeyLayout sourceKey, String field, List<Samples.Row> rowSample) {
+    List<String> examples = new ArrayList<>(p.mismatchExamples);
+    long sampleMismatches = 0;
+    Map<String, long[]> weights = new HashMap<>();
+    for (Samples.Row row : rowSample) {
+      try {
+        sourceKey.decode(row.key());
+      } catch (KeyReject e) {
+        sampleMismatches++;
+        if (examples.size() < 5) {
+          examples.add(Bytes.toStringBinary(row.key()) + ": " + e.getMessage());
+        }
+      }
+      try {
+        String value = sourceKey.decodeField(row.key(), field).printable();
+        long[] w = weights.computeIfAbsent(value, v -> new long[2]);
+        w[0]++;
+        w[1] += row.cells();
+      } catch (KeyReject e) {
+        // counted above, and exactly by the tasks
+      }
+    }
+    double scale = rowSample.isEmpty() ? 0 : p.rows / (double) rowSample.size();
+    return new AuditResult.FirstField(
+        field,
+        p.firstFieldDistinct.estimate(),
+        heaviest(weights, 1, scale),
+        heaviest(weights, 0, scale),
+        rowSample.size(),
+        p.sourceKeyMismatches,
+        sampleMismatches,
+        List.copyOf(examples));
+  }
+
+  /** The heaviest values seen at least twice in the sample (once says nothing), scaled. */
+  private static List<Weighted> heaviest(Map<String, long[]> weights, int index, double scale) {
+    List<Weighted> out = new ArrayList<>();
+    for (Map.Entry<String, long[]> e : weights.entrySet()) {
+      if (e.getValue()[0] >= 2) {
+        out.add(new Weighted(e.getKey(), Math.round(e.getValue()[index] * scale)));
+      }
+    }
+    out.sort(Comparator.comparingLong(Weighted::weight).reversed().thenComparing(Weighted::item));
+    return List.copyOf(out.subList(0, Math.min(TOP, out.size())));
   }
 
   private static AuditResult.Heatmap heatmap(

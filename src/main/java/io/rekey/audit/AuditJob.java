@@ -8,7 +8,10 @@ import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableInspector;
 import java.io.IOException;
+import java.io.Serializable;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
@@ -16,11 +19,16 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.filter.RandomRowFilter;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.reflect.ClassTag$;
+import scala.runtime.AbstractFunction2;
+import scala.runtime.BoxedUnit;
 
 /**
  * Profiles a table in one pass: plan (describe the table, take a snapshot), run (each task profiles
@@ -35,6 +43,9 @@ public final class AuditJob {
   private final Connection connection;
   private final Configuration conf;
   private final AuditOptions options;
+  // Filled as the tasks' profiles arrive, for the report.
+  private int readTasks;
+  private long largestTaskProfileBytes;
 
   public AuditJob(
       JavaSparkContext sc, Connection connection, Configuration conf, AuditOptions options) {
@@ -60,35 +71,46 @@ public final class AuditJob {
     Path restoreDir =
         snapshot == null ? null : new Path(RunFiles.staging(conf, options.staging()), snapshot);
     TableProfile profile;
+    Map<String, Double> stageSeconds = new LinkedHashMap<>();
     try {
       if (snapshot != null) {
         admin.snapshot(options.table(), snapshot);
         LOG.info("audit: took snapshot {} of {}", snapshot, options.table());
       }
-      profile = profile(settings, snapshot, restoreDir, starts.size());
+      stageSeconds.put("plan and snapshot", secondsSince(started));
+      long t1 = System.nanoTime();
+      profile = profile(settings, snapshot, restoreDir);
+      stageSeconds.put("read and profile", secondsSince(t1));
     } finally {
       if (snapshot != null) {
         admin.deleteSnapshot(snapshot);
         deleteQuietly(restoreDir);
       }
     }
-    double seconds = Math.round((System.nanoTime() - started) / 1e7) / 100.0;
-    return AuditAnalysis.analyze(
-        profile,
-        new AuditAnalysis.Context(
-            options.table().getNameAsString(),
-            snapshot == null ? "live-scan" : "snapshot",
-            options.sampling(),
-            options.sourceKeySpec(),
-            description,
-            options.candidates(),
-            options.whatIfRegions(starts.size()),
-            startedAt,
-            seconds));
+    long t2 = System.nanoTime();
+    AuditResult result =
+        AuditAnalysis.analyze(
+            profile,
+            new AuditAnalysis.Context(
+                options.table().getNameAsString(),
+                snapshot == null ? "live-scan" : "snapshot",
+                options.sampling(),
+                options.sourceKeySpec(),
+                description,
+                options.candidates(),
+                options.whatIfRegions(starts.size()),
+                startedAt,
+                secondsSince(started)));
+    stageSeconds.put("analyze", secondsSince(t2));
+    LOG.info("audit: {} in {} s ({})", options.table(), secondsSince(started), stageSeconds);
+    return result;
   }
 
-  private TableProfile profile(
-      ProfileSettings settings, String snapshot, Path restoreDir, int regions) {
+  private static double secondsSince(long nanos) {
+    return Math.round((System.nanoTime() - nanos) / 1e7) / 100.0;
+  }
+
+  private TableProfile profile(ProfileSettings settings, String snapshot, Path restoreDir) {
     Scan scan = SourceReader.fullScan(options.batch(), true);
     if (options.sampleFraction() < 1) {
       scan.setFilter(new RandomRowFilter((float) options.sampleFraction()));
@@ -97,9 +119,14 @@ public final class AuditJob {
     if (snapshot == null) {
       source = SourceReader.live(sc, conf, options.table(), scan);
     } else {
-      // Enough read tasks to keep every core busy even when one region holds most of the data.
-      int pieces = Math.max(1, Math.min(8, (2 * sc.defaultParallelism() + regions - 1) / regions));
-      source = SourceReader.fromSnapshot(sc, conf, snapshot, restoreDir, scan, pieces);
+      source =
+          SourceReader.fromSnapshot(
+              sc,
+              conf,
+              snapshot,
+              restoreDir,
+              scan,
+              SourceReader.readTasks(sc.defaultParallelism()));
     }
     LongAccumulator progress = sc.sc().longAccumulator("audit cells read");
     sc.setJobGroup(
@@ -113,13 +140,42 @@ public final class AuditJob {
             + ")",
         false);
     try (ProgressReporter reporter = new ProgressReporter("audit", sc, progress, 0, 10)) {
-      byte[] merged =
-          source
-              .mapPartitions(new ProfileStage(settings, options.rowsPerSplit(), progress))
-              .treeReduce(TableProfile::mergeBytes, 2);
-      return TableProfile.fromBytes(merged);
+      JavaRDD<byte[]> profiles =
+          source.mapPartitions(new ProfileStage(settings, options.rowsPerSplit(), progress));
+      // Each task's profile is merged into one on the driver as the task finishes: read once,
+      // never serialized again, and only the merged one and the arriving one are in memory.
+      TableProfile merged = new TableProfile(settings);
+      sc.sc()
+          .runJob(
+              profiles.rdd(),
+              new FirstElement(),
+              new AbstractFunction2<Object, byte[], BoxedUnit>() {
+                @Override
+                public BoxedUnit apply(Object partition, byte[] profile) {
+                  synchronized (merged) {
+                    merged.merge(TableProfile.fromBytes(profile));
+                    readTasks++;
+                    largestTaskProfileBytes = Math.max(largestTaskProfileBytes, profile.length);
+                  }
+                  return BoxedUnit.UNIT;
+                }
+              },
+              ClassTag$.MODULE$.apply(byte[].class));
+      return merged;
     } finally {
       sc.clearJobGroup();
+    }
+  }
+
+  /** A partition's only element: its serialized profile. */
+  private static final class FirstElement
+      extends AbstractFunction2<TaskContext, scala.collection.Iterator<byte[]>, byte[]>
+      implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public byte[] apply(TaskContext context, scala.collection.Iterator<byte[]> profile) {
+      return profile.next();
     }
   }
 

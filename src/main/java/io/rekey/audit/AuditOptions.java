@@ -1,5 +1,6 @@
 package io.rekey.audit;
 
+import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.TableInspector;
 import io.rekey.keys.KeyLayout;
 import io.rekey.keys.KeyMapping;
@@ -50,12 +51,8 @@ public record AuditOptions(
 
   public static final OptionDef<String> TABLE =
       OptionDef.text("table", "NS:TABLE", "the table to profile").required();
-  public static final OptionDef<Boolean> SNAPSHOT =
-      OptionDef.flag(
-          "snapshot",
-          "read a snapshot (the default): a consistent point in time, no load on region servers");
-  public static final OptionDef<Boolean> LIVE_SCAN =
-      OptionDef.flag("live-scan", "scan the table through its region servers instead");
+  public static final OptionDef<Boolean> SNAPSHOT = ReadOptions.SNAPSHOT;
+  public static final OptionDef<Boolean> LIVE_SCAN = ReadOptions.LIVE_SCAN;
   public static final OptionDef<Double> SAMPLE_FRACTION =
       OptionDef.decimal(
               "sample-fraction",
@@ -110,7 +107,7 @@ public record AuditOptions(
               "rows kept in the uniform sample behind the what-if layouts and monotonic check",
               100,
               1_000_000)
-          .withDefault(32_768L);
+          .withDefault(16_384L);
   public static final OptionDef<Long> CELL_SAMPLE =
       OptionDef.number(
               "cell-sample",
@@ -118,21 +115,14 @@ public record AuditOptions(
               "cells kept in the uniform sample behind recent writes and key ranges",
               100,
               1_000_000)
-          .withDefault(65_536L);
+          .withDefault(32_768L);
   public static final OptionDef<String> STAGING =
       OptionDef.text(
           "staging",
           "DIR",
           "where the snapshot is restored for reading (default: rekey-staging next to"
               + " hbase.rootdir)");
-  public static final OptionDef<Long> BATCH =
-      OptionDef.number(
-              "batch",
-              "CELLS",
-              "cells per scan result, so wide rows are read in pieces",
-              1,
-              1_000_000)
-          .withDefault(10_000L);
+  public static final OptionDef<Long> BATCH = ReadOptions.BATCH;
 
   /** Every option of {@code audit}, in usage order. */
   public static List<OptionDef<?>> declared() {
@@ -155,10 +145,7 @@ public record AuditOptions(
 
   /** Builds and checks the options: every key spec is parsed before any work. */
   public static AuditOptions from(OptionValues values) {
-    if (values.get(SNAPSHOT) && values.get(LIVE_SCAN)) {
-      throw new InvalidOptionException(
-          "--snapshot and --live-scan are both given; choose one (the snapshot is the default)");
-    }
+    boolean liveScan = ReadOptions.liveScan(values);
     if (values.isSet(SAMPLE_FRACTION) && values.get(ROWS_PER_SPLIT) > 0) {
       throw new InvalidOptionException(
           "--sample-fraction and --rows-per-split are both given; choose one way to sample");
@@ -202,7 +189,7 @@ public record AuditOptions(
     }
     return new AuditOptions(
         table,
-        values.get(LIVE_SCAN),
+        liveScan,
         values.get(SAMPLE_FRACTION),
         values.get(ROWS_PER_SPLIT),
         sourceSpec,
@@ -232,6 +219,7 @@ public record AuditOptions(
   /** How much of the table is read, for the report. */
   public AuditResult.Sampling sampling() {
     String mode = sampleFraction < 1 ? "fraction" : rowsPerSplit > 0 ? "rows-per-split" : "all";
-    return new AuditResult.Sampling(mode, sampleFraction, rowsPerSplit, rowSample, cellSample);
+    return new AuditResult.Sampling(
+        mode, sampleFraction, rowsPerSplit, rowSample, cellSample, 0, 0);
   }
 }

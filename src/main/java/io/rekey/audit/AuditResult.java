@@ -34,11 +34,22 @@ public record AuditResult(
   public static final int MAX_REGIONS_LISTED = 1000;
 
   /**
+   * How the table was read.
+   *
    * @param mode {@code all}, {@code fraction} or {@code rows-per-split}
    * @param rowSample rows in the uniform row sample, {@code cellSample} cells in the cell sample
+   * @param readTasks the tasks that read the table
+   * @param largestTaskProfileBytes the largest profile one task sent to the driver: bounded by the
+   *     sample sizes, whatever the table's size
    */
   public record Sampling(
-      String mode, double fraction, long rowsPerSplit, int rowSample, int cellSample) {}
+      String mode,
+      double fraction,
+      long rowsPerSplit,
+      int rowSample,
+      int cellSample,
+      int readTasks,
+      long largestTaskProfileBytes) {}
 
   /**
    * @param keyBytesStored the row key is stored again in every cell: the sum of key length × cells
@@ -127,15 +138,23 @@ public record AuditResult(
       List<Weighted> firstByteCells, List<Weighted> topTwoByteCells, FirstField firstField) {}
 
   /**
-   * @param mismatches rows whose key did not match {@code --source-key}
+   * The first field of {@code --source-key}.
+   *
+   * @param distinctValues a HyperLogLog estimate over every row (about 1.6% error)
+   * @param topByCells the heaviest values, estimated from the {@code sampleRows} sampled rows and
+   *     scaled to the table (a value holding a share p of rows is seen about p × sampleRows times)
+   * @param mismatches rows whose key could not be read up to the first field (exact)
+   * @param sampleMismatches sampled rows whose whole key does not match {@code --source-key}, of
+   *     {@code sampleRows}: rekey would reject about that share
    */
   public record FirstField(
       String name,
       long distinctValues,
       List<Weighted> topByCells,
       List<Weighted> topByRows,
-      long maxError,
+      int sampleRows,
       long mismatches,
+      long sampleMismatches,
       List<String> mismatchExamples) {}
 
   /**
@@ -170,6 +189,7 @@ public record AuditResult(
    * @param regions regions of the simulated table
    * @param splitPoints the split points (printable, at most 64 shown)
    * @param avgKeyBytes the new keys' mean length
+   * @param recentSampleCells the sampled recent writes behind {@code recentMaxOverMean}
    * @param problem why the layout could not be simulated, or null
    */
   public record LayoutOutcome(
@@ -181,6 +201,7 @@ public record AuditResult(
       double cellsMaxOverMean,
       double recentMaxOverMean,
       double avgKeyBytes,
+      long recentSampleCells,
       long sampleRejects,
       String problem) {}
 }

@@ -39,15 +39,12 @@ public final class Distinct implements Serializable {
 
   private void writeObject(ObjectOutputStream out) throws IOException {
     out.defaultWriteObject();
-    byte[] bytes = sketch.toCompactByteArray();
-    out.writeInt(bytes.length);
-    out.write(bytes);
+    SketchBytes.write(out, sketch.toCompactByteArray());
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    byte[] bytes = new byte[in.readInt()];
-    in.readFully(bytes);
+    byte[] bytes = SketchBytes.read(in);
     sketch = HllSketch.heapify(bytes);
   }
 }

@@ -61,15 +61,12 @@ public final class Frequent implements Serializable {
 
   private void writeObject(ObjectOutputStream out) throws IOException {
     out.defaultWriteObject();
-    byte[] bytes = sketch.toByteArray(new ArrayOfStringsSerDe());
-    out.writeInt(bytes.length);
-    out.write(bytes);
+    SketchBytes.write(out, sketch.toByteArray(new ArrayOfStringsSerDe()));
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    byte[] bytes = new byte[in.readInt()];
-    in.readFully(bytes);
+    byte[] bytes = SketchBytes.read(in);
     sketch = ItemsSketch.getInstance(Memory.wrap(bytes), new ArrayOfStringsSerDe());
   }
 }

@@ -2,6 +2,7 @@ package io.rekey.audit;
 
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.ColumnValues;
+import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyLayout;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
@@ -11,6 +12,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -22,11 +24,17 @@ public final class LayoutSimulator {
   /** Split points shown per layout; the rest are counted. */
   static final int SPLIT_POINTS_SHOWN = 64;
 
-  /** Layouts whose score is within this factor of the best are equally good. */
+  /** Layouts whose score is within this factor of the best are equally good (large samples). */
   static final double TIE = 1.15;
 
   /** The current key, pre-split only: the baseline every redesign must beat. */
   public static final String KEEP_KEY = "key";
+
+  /**
+   * What reports call the current key: split where the table is split today when simulated at
+   * today's region count, else pre-split at quantiles of the sampled keys.
+   */
+  public static final String KEEP_KEY_NAME = "the current key";
 
   private LayoutSimulator() {}
 
@@ -39,13 +47,13 @@ public final class LayoutSimulator {
   public record Candidate(String name, String targetSpec) implements Serializable {}
 
   /**
-   * The layouts every audit tries: the key pre-split as it is, a salt over the whole key with 8,
-   * 16, 32 and 64 buckets, and, when the source key names its first field, a salt over that field
-   * and (for text fields) the field reversed.
+   * The layouts every audit tries: the current key, a salt over the whole key with 8, 16, 32 and 64
+   * buckets, and, when the source key names its first field, a salt over that field and (for text
+   * fields) the field reversed.
    */
   public static List<Candidate> defaults(KeyLayout sourceKey) {
     List<Candidate> out = new ArrayList<>();
-    out.add(new Candidate("key, pre-split only", KEEP_KEY));
+    out.add(new Candidate(KEEP_KEY_NAME, KEEP_KEY));
     for (int buckets : new int[] {8, 16, 32, 64}) {
       out.add(new Candidate("salt(" + buckets + ") over the whole key", saltOverKey(buckets)));
     }
@@ -67,13 +75,54 @@ public final class LayoutSimulator {
   }
 
   /**
-   * Simulates one layout.
+   * The samples read through the current key once, so that each candidate only builds its keys: the
+   * rows (with their fields, null where the key does not match) and the recent cells.
+   */
+  public static final class Decoded {
+    private final KeyLayout source;
+    private final List<Samples.Row> rows = new ArrayList<>();
+    private final List<Map<String, FieldValue>> rowFields = new ArrayList<>();
+    private final List<Samples.Cell> recent = new ArrayList<>();
+    private final List<Map<String, FieldValue>> recentFields = new ArrayList<>();
+    private final List<byte[]> currentSplits;
+
+    Decoded(KeyLayout source, List<byte[]> currentSplits) {
+      this.source = source;
+      this.currentSplits = currentSplits;
+    }
+  }
+
+  /**
+   * Reads the samples through the current key.
    *
    * @param sourceSpec how the current key is made ({@code key} when unknown)
-   * @param regions regions of the simulated table for layouts that do not start with a salt (a
-   *     salted one gets at least one region per bucket)
+   * @param currentSplits the table's split points today: the current key simulated at today's
+   *     region count is split there, as it really is
    * @param recentCutoffTs cells at or after this timestamp are recent writes
    */
+  public static Decoded decode(
+      String sourceSpec,
+      List<byte[]> currentSplits,
+      List<Samples.Row> rows,
+      List<Samples.Cell> cells,
+      long recentCutoffTs) {
+    KeyMapping identity = KeyMapping.parse(sourceSpec, KEEP_KEY);
+    Decoded d = new Decoded(identity.source(), List.copyOf(currentSplits));
+    List<ColumnBinding> bindings = identity.source().columns();
+    for (Samples.Row row : rows) {
+      d.rows.add(row);
+      d.rowFields.add(fields(identity, bindings, row.key(), row.columns()));
+    }
+    for (Samples.Cell cell : cells) {
+      if (cell.ts() >= recentCutoffTs) {
+        d.recent.add(cell);
+        d.recentFields.add(fields(identity, bindings, cell.key(), cell.columns()));
+      }
+    }
+    return d;
+  }
+
+  /** One layout on samples of a one-region table, for convenience and tests. */
   public static AuditResult.LayoutOutcome simulate(
       String sourceSpec,
       Candidate candidate,
@@ -81,19 +130,30 @@ public final class LayoutSimulator {
       List<Samples.Row> rows,
       List<Samples.Cell> cells,
       long recentCutoffTs) {
-    KeyMapping mapping;
+    return simulate(candidate, regions, decode(sourceSpec, List.of(), rows, cells, recentCutoffTs));
+  }
+
+  /**
+   * Simulates one layout.
+   *
+   * @param regions regions of the simulated table for layouts that do not start with a salt (a
+   *     salted one gets at least one region per bucket)
+   */
+  public static AuditResult.LayoutOutcome simulate(
+      Candidate candidate, int regions, Decoded sample) {
+    KeyLayout target;
     try {
-      mapping = KeyMapping.parse(sourceSpec, candidate.targetSpec());
+      target = KeyMapping.parse(sample.source.spec(), candidate.targetSpec()).target();
     } catch (LayoutException e) {
       return failed(candidate, "cannot be built from the source key: " + e.problemAndColumn());
     }
-    List<ColumnBinding> bindings = mapping.source().columns();
     List<byte[]> newKeys = new ArrayList<>();
     List<Samples.Row> mapped = new ArrayList<>();
     long rejects = 0;
     double keyBytes = 0;
-    for (Samples.Row row : rows) {
-      byte[] key = map(mapping, bindings, row.key(), row.columns());
+    for (int i = 0; i < sample.rows.size(); i++) {
+      Samples.Row row = sample.rows.get(i);
+      byte[] key = encode(target, sample.rowFields.get(i), row.key());
       if (key == null) {
         rejects++;
         continue;
@@ -102,16 +162,21 @@ public final class LayoutSimulator {
       mapped.add(row);
       keyBytes += key.length;
     }
-    if (newKeys.isEmpty() || rejects * 2 > rows.size()) {
+    if (newKeys.isEmpty() || rejects * 2 > sample.rows.size()) {
       return failed(
           candidate,
-          rejects + " of " + rows.size() + " sampled rows cannot be mapped to this layout");
+          rejects + " of " + sample.rows.size() + " sampled rows cannot be mapped to this layout");
     }
     List<byte[]> splits;
-    try {
-      splits = SplitPoints.plan(mapping.target(), regions, newKeys);
-    } catch (LayoutException e) {
-      return failed(candidate, e.getMessage());
+    if (candidate.targetSpec().equals(KEEP_KEY) && regions == sample.currentSplits.size() + 1) {
+      // The key as it is, at today's size: today's split points, not a new guess.
+      splits = sample.currentSplits;
+    } else {
+      try {
+        splits = SplitPoints.plan(target, regions, newKeys);
+      } catch (LayoutException e) {
+        return failed(candidate, e.getMessage());
+      }
     }
     int n = splits.size() + 1;
     double[] rowCounts = new double[n];
@@ -122,13 +187,12 @@ public final class LayoutSimulator {
       cellCounts[r] += mapped.get(i).cells();
     }
     double[] recent = new double[n];
-    for (Samples.Cell cell : cells) {
-      if (cell.ts() < recentCutoffTs) {
-        continue;
-      }
-      byte[] key = map(mapping, bindings, cell.key(), cell.columns());
+    long recentMapped = 0;
+    for (int i = 0; i < sample.recent.size(); i++) {
+      byte[] key = encode(target, sample.recentFields.get(i), sample.recent.get(i).key());
       if (key != null) {
         recent[regionOf(splits, key)]++;
+        recentMapped++;
       }
     }
     List<String> shown = new ArrayList<>();
@@ -144,17 +208,18 @@ public final class LayoutSimulator {
         maxOverMean(cellCounts),
         maxOverMean(recent),
         KeyShape.round(keyBytes / newKeys.size()),
+        recentMapped,
         rejects,
         null);
   }
 
   private static AuditResult.LayoutOutcome failed(Candidate c, String problem) {
     return new AuditResult.LayoutOutcome(
-        c.name(), c.targetSpec(), 0, List.of(), 0, 0, 0, 0, 0, problem);
+        c.name(), c.targetSpec(), 0, List.of(), 0, 0, 0, 0, 0, 0, problem);
   }
 
-  private static byte[] map(
-      KeyMapping mapping, List<ColumnBinding> bindings, byte[] key, byte[][] columns) {
+  private static Map<String, FieldValue> fields(
+      KeyMapping identity, List<ColumnBinding> bindings, byte[] key, byte[][] columns) {
     ColumnValues values =
         (family, qualifier) -> {
           for (int i = 0; i < bindings.size() && i < columns.length; i++) {
@@ -166,7 +231,18 @@ public final class LayoutSimulator {
           return null;
         };
     try {
-      return mapping.map(key, values);
+      return identity.sourceFields(key, values);
+    } catch (KeyReject e) {
+      return null;
+    }
+  }
+
+  private static byte[] encode(KeyLayout target, Map<String, FieldValue> fields, byte[] oldKey) {
+    if (fields == null) {
+      return null;
+    }
+    try {
+      return target.encode(fields, oldKey);
     } catch (KeyReject e) {
       return null;
     }
@@ -211,10 +287,13 @@ public final class LayoutSimulator {
     if (usable.isEmpty()) {
       return new Recommendation(null, "no layout could be simulated");
     }
-    double best = usable.stream().mapToDouble(LayoutSimulator::score).min().orElseThrow();
+    AuditResult.LayoutOutcome bestOutcome =
+        usable.stream().min(Comparator.comparingDouble(LayoutSimulator::score)).orElseThrow();
+    double best = score(bestOutcome);
+    double tie = tie(bestOutcome);
     AuditResult.LayoutOutcome chosen =
         usable.stream()
-            .filter(o -> score(o) <= best * TIE)
+            .filter(o -> score(o) <= best * tie)
             .min(
                 Comparator.comparing((AuditResult.LayoutOutcome o) -> !o.spec().equals(KEEP_KEY))
                     .thenComparingInt(AuditResult.LayoutOutcome::regions)
@@ -228,11 +307,21 @@ public final class LayoutSimulator {
             chosen.cellsMaxOverMean(),
             chosen.regions(),
             best,
-            Math.round((TIE - 1) * 100),
+            Math.round((tie - 1) * 100),
             chosen.spec().equals(KEEP_KEY)
                 ? "keeps the current key: no redesign needed, pre-split the table"
                 : "needs the fewest regions and the shortest key");
     return new Recommendation(chosen.name(), why);
+  }
+
+  /**
+   * How much worse than the best still counts as just as even: {@link #TIE}, or more when the
+   * sample is small. With m sampled recent writes per region, sampling alone moves the largest
+   * region by about 2.5/√m of the mean, and differences within that are noise.
+   */
+  static double tie(AuditResult.LayoutOutcome best) {
+    double perRegion = best.recentSampleCells() / (double) Math.max(1, best.regions());
+    return perRegion <= 0 ? TIE : Math.max(TIE, 1 + 2.5 / Math.sqrt(perRegion));
   }
 
   static double score(AuditResult.LayoutOutcome o) {

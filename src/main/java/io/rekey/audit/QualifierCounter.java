@@ -25,18 +25,38 @@ final class QualifierCounter implements Serializable {
   private Frequent byBytes;
   private Distinct distinct;
   private transient Slice probe;
+  // The qualifier last seen at each column position of a row, and its counts.
+  private transient Slice[] byPosition = new Slice[POSITIONS];
+  private transient long[][] countsByPosition = new long[POSITIONS][];
+  static final int POSITIONS = 64;
 
-  /** Counts one cell of {@code bytes} bytes whose qualifier is {@code array[offset, +length)}. */
-  void add(byte[] array, int offset, int length, long bytes) {
+  /**
+   * Counts one cell of {@code bytes} bytes whose qualifier is {@code array[offset, +length)}, the
+   * {@code position}-th column of its family in its row.
+   */
+  void add(byte[] array, int offset, int length, int position, long bytes) {
+    if (exact != null && position < POSITIONS && byPosition != null) {
+      Slice cached = byPosition[position];
+      if (cached != null && cached.sameAs(array, offset, length)) {
+        long[] counts = countsByPosition[position];
+        counts[0]++;
+        counts[1] += bytes;
+        return;
+      }
+    }
+    addHashed(array, offset, length, Bytes.hashCode(array, offset, length), position, bytes);
+  }
+
+  private void addHashed(byte[] array, int offset, int length, int hash, int position, long bytes) {
     if (exact != null) {
       if (probe == null) {
         probe = new Slice();
       }
-      long[] counts = exact.get(probe.point(array, offset, length));
+      long[] counts = exact.get(probe.point(array, offset, length, hash));
       if (counts == null) {
         if (exact.size() == EXACT_LIMIT) {
           switchToSketches();
-          add(array, offset, length, bytes);
+          addHashed(array, offset, length, hash, position, bytes);
           return;
         }
         counts = new long[2];
@@ -44,6 +64,15 @@ final class QualifierCounter implements Serializable {
       }
       counts[0]++;
       counts[1] += bytes;
+      // Remember where this qualifier was seen, so the next row's cell at this position hits.
+      if (position < POSITIONS) {
+        if (byPosition == null) {
+          byPosition = new Slice[POSITIONS];
+          countsByPosition = new long[POSITIONS][];
+        }
+        byPosition[position] = Slice.copyOf(array, offset, length);
+        countsByPosition[position] = counts;
+      }
       return;
     }
     String name = Bytes.toStringBinary(array, offset, length);
@@ -53,6 +82,8 @@ final class QualifierCounter implements Serializable {
   }
 
   private void switchToSketches() {
+    byPosition = new Slice[POSITIONS];
+    countsByPosition = new long[POSITIONS][];
     byCells = new Frequent();
     byBytes = new Frequent();
     distinct = new Distinct();
@@ -127,15 +158,24 @@ final class QualifierCounter implements Serializable {
     private int hash;
 
     static Slice copyOf(byte[] array, int offset, int length) {
-      return new Slice().point(Arrays.copyOfRange(array, offset, offset + length), 0, length);
+      return new Slice()
+          .point(
+              Arrays.copyOfRange(array, offset, offset + length),
+              0,
+              length,
+              Bytes.hashCode(array, offset, length));
     }
 
-    Slice point(byte[] a, int off, int len) {
+    Slice point(byte[] a, int off, int len, int h) {
       this.array = a;
       this.offset = off;
       this.length = len;
-      this.hash = Bytes.hashCode(a, off, len);
+      this.hash = h;
       return this;
+    }
+
+    boolean sameAs(byte[] a, int off, int len) {
+      return TableProfile.sameBytes(array, offset, length, a, off, len);
     }
 
     String printable() {
@@ -145,7 +185,8 @@ final class QualifierCounter implements Serializable {
     @Override
     public boolean equals(Object o) {
       return o instanceof Slice s
-          && Bytes.equals(array, offset, length, s.array, s.offset, s.length);
+          && hash == s.hash
+          && TableProfile.sameBytes(array, offset, length, s.array, s.offset, s.length);
     }
 
     @Override

@@ -96,15 +96,12 @@ public final class Quantiles implements Serializable {
 
   private void writeObject(ObjectOutputStream out) throws IOException {
     out.defaultWriteObject();
-    byte[] bytes = sketch.toByteArray();
-    out.writeInt(bytes.length);
-    out.write(bytes);
+    SketchBytes.write(out, sketch.toByteArray());
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    byte[] bytes = new byte[in.readInt()];
-    in.readFully(bytes);
+    byte[] bytes = SketchBytes.read(in);
     // heapify gives a compact, read-only sketch; merging it into a fresh one makes it updatable.
     KllDoublesSketch read = KllDoublesSketch.heapify(Memory.wrap(bytes));
     sketch = KllDoublesSketch.newHeapInstance(K);

@@ -1,7 +1,6 @@
 package io.rekey.audit;
 
 import io.rekey.keys.ColumnBinding;
-import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.Murmur3;
 import java.io.ByteArrayInputStream;
@@ -12,9 +11,9 @@ import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -36,6 +35,7 @@ public final class TableProfile implements Serializable {
   private static final int MISMATCH_EXAMPLES = 5;
 
   private final ProfileSettings settings;
+  private final String firstFieldName;
 
   long rows;
   long cells;
@@ -56,36 +56,43 @@ public final class TableProfile implements Serializable {
   final TreeMap<String, FamilyProfile> families = new TreeMap<>();
   final HashMap<Integer, RegionProfile> regions = new HashMap<>();
 
-  final Quantiles keyLength = new Quantiles();
-  final Quantiles cellsPerRow = new Quantiles();
+  final SmallCounts keyLength = new SmallCounts();
+  final SmallCounts cellsPerRow = new SmallCounts();
   final Quantiles bytesPerRow = new Quantiles();
-  final Quantiles columnsPerRow = new Quantiles();
+  final SmallCounts columnsPerRow = new SmallCounts();
   final Quantiles valueSize = new Quantiles();
-  final Quantiles versionsPerColumn = new Quantiles();
+  final SmallCounts versionsPerColumn = new SmallCounts();
 
-  final Frequent firstFieldCells = new Frequent();
-  final Frequent firstFieldRows = new Frequent();
   final Distinct firstFieldDistinct = new Distinct();
 
-  final TopK<Samples.RowSize> widestRows;
-  final TopK<Samples.RowSize> largestRows;
-  final TopK<Samples.BigCell> largestCells;
+  final TopK<Samples.RawRowSize> widestRows;
+  final TopK<Samples.RawRowSize> largestRows;
+  final TopK<Samples.RawBigCell> largestCells;
   final BottomK<Samples.Row> rowSample;
   final BottomK<Samples.Cell> cellSample;
 
   private transient RowState row;
   private transient List<FamilyProfile> familyList;
+  private transient FamilyProfile lastFamily;
+  // The timestamps of the region being read, looked up once per region rather than per cell.
+  private transient Quantiles regionTimestamps;
+  private transient RegionProfile currentRegion;
+  private transient byte[] previousFirstField;
+  private transient int lastPrefix = Integer.MIN_VALUE;
+  private transient long[] lastPrefixCounts;
   private transient int regionIndex = -1;
   private transient byte[] regionEnd;
   private transient byte[][][] bindingColumns;
 
   public TableProfile(ProfileSettings settings) {
     this.settings = settings;
-    this.widestRows = new TopK<>(settings.topK(), Samples.RowSize::columns);
-    this.largestRows = new TopK<>(settings.topK(), Samples.RowSize::bytes);
-    this.largestCells = new TopK<>(settings.topK(), Samples.BigCell::valueBytes);
-    this.rowSample = new BottomK<>(settings.rowSampleSize());
-    this.cellSample = new BottomK<>(settings.cellSampleSize());
+    this.firstFieldName =
+        settings.sourceKey() == null ? null : settings.sourceKey().firstKeyField();
+    this.widestRows = new TopK<>(settings.topK(), Samples.RawRowSize::columns);
+    this.largestRows = new TopK<>(settings.topK(), Samples.RawRowSize::bytes);
+    this.largestCells = new TopK<>(settings.topK(), Samples.RawBigCell::valueBytes);
+    this.rowSample = new BottomK<>(settings.rowSampleSize(), Samples.ROW_CODEC);
+    this.cellSample = new BottomK<>(settings.cellSampleSize(), Samples.CELL_CODEC);
   }
 
   public ProfileSettings settings() {
@@ -123,6 +130,8 @@ public final class TableProfile implements Serializable {
           regionIndex + 1 < settings.regionStarts().size()
               ? settings.regionStarts().get(regionIndex + 1)
               : null;
+      currentRegion = regions.computeIfAbsent(regionIndex, i -> new RegionProfile());
+      regionTimestamps = currentRegion.timestamps;
     }
   }
 
@@ -160,50 +169,85 @@ public final class TableProfile implements Serializable {
     long ts = cell.getTimestamp();
     r.cells++;
     r.bytes += size;
-    r.newestTs = Math.max(r.newestTs, ts);
+    if (ts > r.newestTs) {
+      r.newestTs = ts;
+    }
     FamilyProfile family = family(cell);
     family.cells++;
     family.bytes += size;
-    family.oldestTs = Math.min(family.oldestTs, ts);
-    region().timestamps.update(ts);
-    boolean put = cell.getType() == Cell.Type.Put;
-    if (!put) {
+    if (ts < family.oldestTs) {
+      family.oldestTs = ts;
+    }
+    regionTimestamps.update(ts);
+    if (cell.getType() != Cell.Type.Put) {
       deleteMarkers++;
       family.deleteMarkers++;
+      return;
+    }
+    byte[] qArray = cell.getQualifierArray();
+    int qOffset = cell.getQualifierOffset();
+    int qLength = cell.getQualifierLength();
+    // Versions of a column are adjacent: compare with the previous cell's qualifier.
+    Cell previous = r.previous;
+    if (previous != null
+        && r.columnFamily == family
+        && sameBytes(
+            previous.getQualifierArray(),
+            previous.getQualifierOffset(),
+            previous.getQualifierLength(),
+            qArray,
+            qOffset,
+            qLength)) {
+      r.versions++;
     } else {
-      int qualifierHash =
-          Bytes.hashCode(
-              cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength());
-      family.qualifiers.add(
-          cell.getQualifierArray(), cell.getQualifierOffset(), cell.getQualifierLength(), size);
-      if (r.previous != null && CellUtil.matchingColumn(r.previous, cell)) {
-        r.versions++;
-      } else {
-        r.endColumn(this, r.columnFamily);
-        r.columns++;
-        r.versions = 1;
-        r.columnFamily = family;
-        bindColumn(r, cell);
+      r.endColumn(this, r.columnFamily);
+      r.columns++;
+      r.versions = 1;
+      if (r.columnFamily != family) {
+        r.familyColumns = 0;
       }
-      r.previous = cell;
-      int valueLength = cell.getValueLength();
-      valueSize.update(valueLength);
-      if (valueLength > settings.hugeCellBytes()) {
-        hugeCells++;
-      }
-      if (largestCells.accepts(valueLength)) {
-        largestCells.offer(
-            new Samples.BigCell(
-                Bytes.toStringBinary(r.key),
-                family.name + ":" + Bytes.toStringBinary(CellUtil.cloneQualifier(cell)),
-                valueLength,
-                ts));
-      }
-      long cellHash = mix64(r.hash + ts * 0x9E3779B97F4A7C15L + qualifierHash * 0xC2B2AE3DL);
-      if (cellSample.accepts(cellHash)) {
-        cellSample.offer(cellHash, new Samples.Cell(r.key, ts, r.columnValues));
+      r.familyColumns++;
+      r.columnFamily = family;
+      bindColumn(r, cell);
+    }
+    // Counted per column position within the family: rows of a table mostly repeat the same
+    // qualifiers in the same order, so the counter's position cache hits without hashing.
+    family.qualifiers.add(qArray, qOffset, qLength, r.familyColumns - 1, size);
+    long cellHash = mix64(r.hash + ts * 0x9E3779B97F4A7C15L + r.columns * 0xC2B2AE3DL);
+    r.previous = cell;
+    int valueLength = cell.getValueLength();
+    valueSize.update(valueLength);
+    if (valueLength > settings.hugeCellBytes()) {
+      hugeCells++;
+    }
+    if (largestCells.accepts(valueLength)) {
+      largestCells.offer(
+          new Samples.RawBigCell(
+              r.key,
+              family.name,
+              Arrays.copyOfRange(qArray, qOffset, qOffset + qLength),
+              valueLength,
+              ts));
+    }
+    if (cellSample.accepts(cellHash)) {
+      cellSample.offer(cellHash, new Samples.Cell(r.key, ts, r.columnValues));
+    }
+  }
+
+  /**
+   * Whether two byte ranges are equal. Family and qualifier names are a few bytes: a plain loop
+   * beats the general comparer's set-up for them.
+   */
+  static boolean sameBytes(byte[] a, int aOff, int aLen, byte[] b, int bOff, int bLen) {
+    if (aLen != bLen) {
+      return false;
+    }
+    for (int i = 0; i < aLen; i++) {
+      if (a[aOff + i] != b[bOff + i]) {
+        return false;
       }
     }
+    return true;
   }
 
   private void bindColumn(RowState r, Cell cell) {
@@ -230,28 +274,28 @@ public final class TableProfile implements Serializable {
   }
 
   private FamilyProfile family(Cell cell) {
+    byte[] array = cell.getFamilyArray();
+    int offset = cell.getFamilyOffset();
+    int length = cell.getFamilyLength();
+    FamilyProfile last = lastFamily;
+    if (last != null
+        && sameBytes(last.nameBytes, 0, last.nameBytes.length, array, offset, length)) {
+      return last;
+    }
     if (familyList == null) {
       familyList = new ArrayList<>(families.values());
     }
     for (FamilyProfile f : familyList) {
-      if (Bytes.equals(
-          f.nameBytes,
-          0,
-          f.nameBytes.length,
-          cell.getFamilyArray(),
-          cell.getFamilyOffset(),
-          cell.getFamilyLength())) {
+      if (sameBytes(f.nameBytes, 0, f.nameBytes.length, array, offset, length)) {
+        lastFamily = f;
         return f;
       }
     }
     FamilyProfile f = new FamilyProfile(CellUtil.cloneFamily(cell));
     families.put(f.name, f);
     familyList.add(f);
+    lastFamily = f;
     return f;
-  }
-
-  private RegionProfile region() {
-    return regions.computeIfAbsent(regionIndex, i -> new RegionProfile());
   }
 
   private void endRow() {
@@ -276,7 +320,7 @@ public final class TableProfile implements Serializable {
     if (r.columns > settings.wideRowColumns()) {
       wideRows++;
     }
-    RegionProfile region = region();
+    RegionProfile region = currentRegion;
     region.rows++;
     region.cells += r.cells;
     region.bytes += r.bytes;
@@ -285,13 +329,18 @@ public final class TableProfile implements Serializable {
       firstByteRows[b0]++;
       firstByteCells[b0] += r.cells;
       int prefix = keyLen > 1 ? b0 << 8 | (r.key[1] & 0xff) : -1 - b0;
-      long[] counts = twoByteCells.computeIfAbsent(prefix, p -> new long[2]);
+      // Rows come in key order: look the prefix up only when it changes.
+      long[] counts = prefix == lastPrefix ? lastPrefixCounts : null;
+      if (counts == null) {
+        counts = twoByteCells.computeIfAbsent(prefix, p -> new long[2]);
+        lastPrefix = prefix;
+        lastPrefixCounts = counts;
+      }
       counts[0]++;
       counts[1] += r.cells;
     }
     if (widestRows.accepts(r.columns) || largestRows.accepts(r.bytes)) {
-      Samples.RowSize size =
-          new Samples.RowSize(Bytes.toStringBinary(r.key), r.cells, r.columns, r.bytes);
+      Samples.RawRowSize size = new Samples.RawRowSize(r.key, r.cells, r.columns, r.bytes);
       widestRows.offer(size);
       largestRows.offer(size);
     }
@@ -302,23 +351,25 @@ public final class TableProfile implements Serializable {
   }
 
   private void firstField(RowState r) {
-    if (settings.sourceKey() == null) {
+    String field = firstFieldName;
+    if (field == null) {
       return;
     }
-    String field = settings.sourceKey().firstKeyField();
+    byte[] value;
     try {
-      Map<String, FieldValue> fields = settings.sourceKey().decode(r.key);
-      if (field != null) {
-        String value = fields.get(field).printable();
-        firstFieldCells.update(value, r.cells);
-        firstFieldRows.update(value, 1);
-        firstFieldDistinct.update(value);
-      }
+      value = settings.sourceKey().decodeField(r.key, field).canonicalBytes();
     } catch (KeyReject e) {
       sourceKeyMismatches++;
       if (mismatchExamples.size() < MISMATCH_EXAMPLES) {
         mismatchExamples.add(Bytes.toStringBinary(r.key) + ": " + e.getMessage());
       }
+      return;
+    }
+    // Rows come in key order, so equal leading values come in runs: count a run once. Which
+    // values are heavy is read from the row sample on the driver, which costs nothing here.
+    if (!Arrays.equals(value, previousFirstField)) {
+      firstFieldDistinct.update(value);
+      previousFirstField = value;
     }
   }
 
@@ -358,6 +409,7 @@ public final class TableProfile implements Serializable {
           }
         });
     familyList = null;
+    lastFamily = null;
     o.regions.forEach(
         (index, r) -> {
           RegionProfile mine = regions.get(index);
@@ -373,8 +425,6 @@ public final class TableProfile implements Serializable {
     columnsPerRow.merge(o.columnsPerRow);
     valueSize.merge(o.valueSize);
     versionsPerColumn.merge(o.versionsPerColumn);
-    firstFieldCells.merge(o.firstFieldCells);
-    firstFieldRows.merge(o.firstFieldRows);
     firstFieldDistinct.merge(o.firstFieldDistinct);
     widestRows.merge(o.widestRows);
     largestRows.merge(o.largestRows);
@@ -403,11 +453,6 @@ public final class TableProfile implements Serializable {
     }
   }
 
-  /** Merges two serialized profiles: the reduce function of the Spark stage. */
-  public static byte[] mergeBytes(byte[] a, byte[] b) {
-    return fromBytes(a).merge(fromBytes(b)).toBytes();
-  }
-
   /** Murmur3's 64-bit finalizer: spreads a combined value over all bits. */
   static long mix64(long k) {
     k ^= k >>> 33;
@@ -418,10 +463,12 @@ public final class TableProfile implements Serializable {
     return k;
   }
 
+  /**
+   * A row's sampling hash: one Murmur3 pass, spread over 64 bits with the key's length. Two keys
+   * share it only on a 32-bit collision, which merely ties their sampling order.
+   */
   static long rowHash(byte[] key) {
-    long high = Murmur3.hash32(key, 0);
-    long low = Murmur3.hash32(key, 0x5bd1e995) & 0xffffffffL;
-    return mix64(high << 32 | low);
+    return mix64((long) key.length << 32 | (Murmur3.hash32(key, 0) & 0xffffffffL));
   }
 
   /** What the profiler tracks while a row is read. */
@@ -436,6 +483,8 @@ public final class TableProfile implements Serializable {
     long newestTs = Long.MIN_VALUE;
     Cell previous;
     FamilyProfile columnFamily;
+    // Columns of the current family so far in this row.
+    int familyColumns;
 
     RowState(byte[] key, int bindings) {
       this.key = key;

@@ -23,6 +23,8 @@ public final class TopK<T extends Serializable> implements Serializable {
   private final SerializableWeight<T> weight;
   // The comparator is a lambda, which does not serialize: the queue travels as a list.
   private transient PriorityQueue<T> lightestFirst;
+  // The weight of the lightest item kept, once the list is full.
+  private transient long lightest;
 
   /** How heavy an item is; serializable so the list can travel from executors. */
   @FunctionalInterface
@@ -36,8 +38,8 @@ public final class TopK<T extends Serializable> implements Serializable {
 
   /** Whether an item of this weight would enter the list: test before building the item. */
   public boolean accepts(long itemWeight) {
-    return k > 0
-        && (lightestFirst.size() < k || itemWeight > weight.applyAsLong(lightestFirst.peek()));
+    // Asked for every cell: a plain field read, not a look into the heap.
+    return k > 0 && (lightestFirst.size() < k || itemWeight > lightest);
   }
 
   public void offer(T item) {
@@ -48,6 +50,7 @@ public final class TopK<T extends Serializable> implements Serializable {
     if (lightestFirst.size() > k) {
       lightestFirst.poll();
     }
+    lightest = weight.applyAsLong(lightestFirst.peek());
   }
 
   public TopK<T> merge(TopK<T> other) {
@@ -68,7 +71,7 @@ public final class TopK<T extends Serializable> implements Serializable {
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
     lightestFirst = newQueue(weight);
-    lightestFirst.addAll((List<T>) in.readObject());
+    ((List<T>) in.readObject()).forEach(this::offer);
   }
 
   /** The items, heaviest first. */

@@ -64,6 +64,14 @@ public final class SourceReader {
     return scan;
   }
 
+  /**
+   * How many tasks to read a snapshot with: two per core, so every core stays busy even when one
+   * region holds most of the data (big regions get more of them); never fewer than one per region.
+   */
+  public static int readTasks(int parallelism) {
+    return 2 * parallelism;
+  }
+
   /** Reads the snapshot {@code snapshot}, restoring its links under {@code restoreDir}. */
   public static JavaPairRDD<ImmutableBytesWritable, Result> fromSnapshot(
       JavaSparkContext sc, Configuration conf, String snapshot, Path restoreDir, Scan scan) {
@@ -71,8 +79,8 @@ public final class SourceReader {
   }
 
   /**
-   * Reads a snapshot with each region cut into {@code piecesPerRegion} key ranges read by tasks of
-   * their own ({@link SubdividedSnapshotInputFormat}).
+   * Reads a snapshot in about {@code readTasks} tasks: regions cut into key ranges read by tasks of
+   * their own, big regions into more ({@link SubdividedSnapshotInputFormat}).
    */
   public static JavaPairRDD<ImmutableBytesWritable, Result> fromSnapshot(
       JavaSparkContext sc,
@@ -80,7 +88,7 @@ public final class SourceReader {
       String snapshot,
       Path restoreDir,
       Scan scan,
-      int piecesPerRegion) {
+      int readTasks) {
     requireEmptySplitsKept(sc);
     try {
       Job job = Job.getInstance(new Configuration(conf));
@@ -90,8 +98,7 @@ public final class SourceReader {
       job.getConfiguration().setBoolean(SNAPSHOT_SCAN_METRICS, false);
       job.getConfiguration()
           .set(TableInputFormat.SCAN, TableMapReduceUtil.convertScanToString(scan));
-      job.getConfiguration()
-          .setInt(SubdividedSnapshotInputFormat.PIECES_PER_REGION, piecesPerRegion);
+      job.getConfiguration().setInt(SubdividedSnapshotInputFormat.READ_TASKS, readTasks);
       TableSnapshotInputFormat.setInput(job, snapshot, restoreDir);
       return sc.newAPIHadoopRDD(
           job.getConfiguration(),

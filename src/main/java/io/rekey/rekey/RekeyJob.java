@@ -371,10 +371,13 @@ public final class RekeyJob {
     if (snapshot == null) {
       return SourceReader.live(sc, conf, options.source(), scan);
     }
-    // Enough read tasks to keep every core busy even when one region holds most of the data.
-    int regions = planned.plan().sourceRegions();
-    int pieces = Math.max(1, Math.min(8, (2 * sc.defaultParallelism() + regions - 1) / regions));
-    return SourceReader.fromSnapshot(sc, conf, snapshot, restoreDir(snapshot), scan, pieces);
+    return SourceReader.fromSnapshot(
+        sc,
+        conf,
+        snapshot,
+        restoreDir(snapshot),
+        scan,
+        SourceReader.readTasks(sc.defaultParallelism()));
   }
 
   private Path restoreDir(String snapshot) {

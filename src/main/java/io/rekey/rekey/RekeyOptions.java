@@ -1,5 +1,6 @@
 package io.rekey.rekey;
 
+import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.TableInspector;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.LayoutException;
@@ -47,13 +48,8 @@ public record RekeyOptions(
       OptionDef.text("source-key", "SPEC", "how the old row key is made (see README)").required();
   public static final OptionDef<String> TARGET_KEY =
       OptionDef.text("target-key", "SPEC", "how to build the new row key").required();
-  public static final OptionDef<Boolean> SNAPSHOT =
-      OptionDef.flag(
-          "snapshot",
-          "read a snapshot of the source (the default): a consistent copy, no load on region"
-              + " servers");
-  public static final OptionDef<Boolean> LIVE_SCAN =
-      OptionDef.flag("live-scan", "scan the source through its region servers instead");
+  public static final OptionDef<Boolean> SNAPSHOT = ReadOptions.SNAPSHOT;
+  public static final OptionDef<Boolean> LIVE_SCAN = ReadOptions.LIVE_SCAN;
   public static final OptionDef<Boolean> KEEP_SNAPSHOT =
       OptionDef.flag("keep-snapshot", "keep the snapshot taken of the source after the job");
   public static final OptionDef<String> STAGING =
@@ -103,14 +99,7 @@ public record RekeyOptions(
       OptionDef.flag(
           "allow-merge",
           "let a layout that is not injective merge old rows that get the same new key");
-  public static final OptionDef<Long> BATCH =
-      OptionDef.number(
-              "batch",
-              "CELLS",
-              "cells per scan result, so wide rows are read in pieces",
-              1,
-              1_000_000)
-          .withDefault(10_000L);
+  public static final OptionDef<Long> BATCH = ReadOptions.BATCH;
 
   public static final OptionDef<Boolean> RAW =
       OptionDef.flag(
@@ -144,10 +133,7 @@ public record RekeyOptions(
 
   /** Builds and checks the options from validated values. */
   public static RekeyOptions from(OptionValues values) {
-    if (values.get(SNAPSHOT) && values.get(LIVE_SCAN)) {
-      throw new InvalidOptionException(
-          "--snapshot and --live-scan are both given; choose one (the snapshot is the default)");
-    }
+    boolean liveScan = ReadOptions.liveScan(values);
     TableName source = TableInspector.tableName(SOURCE.name(), values.get(SOURCE));
     TableName target = TableInspector.tableName(TARGET.name(), values.get(TARGET));
     if (source.equals(target)) {
@@ -158,7 +144,7 @@ public record RekeyOptions(
         source,
         target,
         mapping(values.get(SOURCE_KEY), values.get(TARGET_KEY)),
-        values.get(LIVE_SCAN),
+        liveScan,
         values.get(KEEP_SNAPSHOT),
         values.get(STAGING),
         values.get(MAX_REJECTS),

@@ -269,11 +269,15 @@ public final class AuditHtml {
                       + f.name()
                       + "' (about "
                       + f.distinctValues()
-                      + " distinct; counts within "
-                      + f.maxError()
-                      + "; "
+                      + " distinct; weights estimated from "
+                      + f.sampleRows()
+                      + " sampled rows; "
                       + f.mismatches()
-                      + " keys did not match --source-key"
+                      + " keys could not be read up to it; "
+                      + f.sampleMismatches()
+                      + " of "
+                      + f.sampleRows()
+                      + " sampled keys do not match --source-key as a whole"
                       + (f.mismatchExamples().isEmpty()
                           ? ""
                           : ", e.g. " + f.mismatchExamples().get(0))

@@ -1,8 +1,8 @@
 package io.rekey.verify;
 
+import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.TableInspector;
 import io.rekey.keys.KeyMapping;
-import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.rekey.RekeyOptions;
@@ -36,16 +36,13 @@ public record VerifyOptions(
   }
 
   public static VerifyOptions from(OptionValues values) {
-    if (values.get(RekeyOptions.SNAPSHOT) && values.get(RekeyOptions.LIVE_SCAN)) {
-      throw new InvalidOptionException(
-          "--snapshot and --live-scan are both given; choose one (the snapshot is the default)");
-    }
+    boolean liveScan = ReadOptions.liveScan(values);
     return new VerifyOptions(
         TableInspector.tableName(RekeyOptions.SOURCE.name(), values.get(RekeyOptions.SOURCE)),
         TableInspector.tableName(RekeyOptions.TARGET.name(), values.get(RekeyOptions.TARGET)),
         RekeyOptions.mapping(
             values.get(RekeyOptions.SOURCE_KEY), values.get(RekeyOptions.TARGET_KEY)),
-        values.get(RekeyOptions.LIVE_SCAN),
+        liveScan,
         values.get(RekeyOptions.BATCH).intValue(),
         values.get(RekeyOptions.RAW));
   }

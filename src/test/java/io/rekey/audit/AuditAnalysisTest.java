@@ -43,7 +43,7 @@ class AuditAnalysisTest {
         new AuditAnalysis.Context(
             "t:t",
             "snapshot",
-            new AuditResult.Sampling("all", 1, 0, 0, 0),
+            new AuditResult.Sampling("all", 1, 0, 0, 0, 1, 0),
             sourceKey,
             description,
             LayoutSimulator.defaults(sourceKey == null ? null : KeyLayout.parse(sourceKey)),

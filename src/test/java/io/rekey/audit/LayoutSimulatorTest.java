@@ -57,17 +57,24 @@ class LayoutSimulatorTest {
   }
 
   @Test
-  void anEvenKeyIsKeptAndOnlyPreSplit() {
+  void anEvenKeyIsKeptAsItIs() {
     TableProfile p = Synthetic.salted(20_000);
     long cutoff = Synthetic.T0 + 18_000 * 1000L;
+    // Simulated at the table's own 16 regions, the current key is split where the table is.
+    LayoutSimulator.Decoded sample =
+        LayoutSimulator.decode(
+            "key",
+            p.settings().regionStarts().subList(1, 16),
+            p.rowSample.items(),
+            p.cellSample.items(),
+            cutoff);
     List<AuditResult.LayoutOutcome> outcomes =
         LayoutSimulator.defaults(null).stream()
-            .map(
-                c ->
-                    LayoutSimulator.simulate(
-                        "key", c, 16, p.rowSample.items(), p.cellSample.items(), cutoff))
+            .map(c -> LayoutSimulator.simulate(c, 16, sample))
             .toList();
-    assertThat(LayoutSimulator.recommend(outcomes).name()).isEqualTo("key, pre-split only");
+    assertThat(LayoutSimulator.recommend(outcomes).name())
+        .as("%s", outcomes)
+        .isEqualTo(LayoutSimulator.KEEP_KEY_NAME);
   }
 
   @Test

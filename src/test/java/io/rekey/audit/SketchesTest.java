@@ -76,19 +76,30 @@ class SketchesTest {
 
   @Test
   void bottomKMergesIntoTheSampleOfTheUnionAndTopKKeepsTheHeaviest() throws Exception {
-    BottomK<String> whole = new BottomK<>(100);
-    BottomK<String> left = new BottomK<>(100);
-    BottomK<String> right = new BottomK<>(100);
+    BottomK<Samples.Cell> whole = new BottomK<>(100, Samples.CELL_CODEC);
+    BottomK<Samples.Cell> left = new BottomK<>(100, Samples.CELL_CODEC);
+    BottomK<Samples.Cell> right = new BottomK<>(100, Samples.CELL_CODEC);
     for (int i = 0; i < 10_000; i++) {
       long hash = TableProfile.mix64(i);
-      whole.offer(hash, "i" + i);
-      (i < 3000 ? left : right).offer(hash, "i" + i);
+      Samples.Cell cell =
+          new Samples.Cell(new byte[] {(byte) i, (byte) (i >> 8)}, i, new byte[0][]);
+      whole.offer(hash, cell);
+      (i < 3000 ? left : right).offer(hash, cell);
     }
+    List<Long> expected = whole.items().stream().map(Samples.Cell::ts).sorted().toList();
     assertThat(roundTrip(left).merge(roundTrip(right)).items())
-        .containsExactlyInAnyOrderElementsOf(whole.items());
+        .extracting(Samples.Cell::ts)
+        .containsExactlyInAnyOrderElementsOf(expected);
+    // The k smallest hashes of all offered: the sample is the same whatever the split.
+    long largestKept = expected.stream().mapToLong(i -> TableProfile.mix64(i)).max().orElseThrow();
+    assertThat(
+            java.util.stream.LongStream.range(0, 10_000)
+                .filter(i -> TableProfile.mix64(i) <= largestKept)
+                .count())
+        .isEqualTo(100);
     TopK<Samples.RowSize> top = new TopK<>(3, Samples.RowSize::cells);
     for (int i = 0; i < 1000; i++) {
-      top.offer(new Samples.RowSize("r" + i, i, i, i));
+      top.offer(new Samples.RowSize("r" + i, i % 500 + (i >= 500 ? 500 : 0), i, i));
     }
     assertThat(roundTrip(top).heaviestFirst())
         .extracting(Samples.RowSize::cells)
