@@ -12,18 +12,6 @@ set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 cd "$REKEY_HOME"
 ROWS="${BENCH_ROWS:-400000}"
-rekey_require_java17
-rekey_ensure_jar
-(mvn -B -q -DskipTests test-compile && mvn -B -q dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.outputFile=target/test-classpath.txt) >&2 || rekey_die "cannot build the benchmark classes"
-jobs/hbase-local.sh start
+rekey_bench_prepare
 jobs/hbase-rekey.sh generate --table bench:messages --rows "$ROWS" --seed 7 --if-nonempty skip
-export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
-export HBASE_CONF_DIR="${HBASE_CONF_DIR:-$REKEY_VAR/conf}"
-mkdir -p "$REKEY_VAR/bench"
-# shellcheck disable=SC2046
-java -Xmx"${BENCH_HEAP:-6g}" $(rekey_jvm_flags) \
-  -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
-  -Dspark.master="${BENCH_MASTER:-local[2]}" -Dspark.ui.enabled=false -Dspark.driver.host=127.0.0.1 \
-  -cp "target/test-classes:target/classes:$(cat target/test-classpath.txt)" \
-  io.rekey.bench.RekeyBenchmark bench:messages "$REKEY_VAR/bench/rekey-bench.json"
+rekey_bench_run io.rekey.bench.RekeyBenchmark bench:messages "$REKEY_VAR/bench/rekey-bench.json"

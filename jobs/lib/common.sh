@@ -85,3 +85,25 @@ rekey_run_job() {
     --conf spark.ui.showConsoleProgress=$progress \
     "$REKEY_JAR" "$@"
 }
+
+# For the benchmarks: builds the test classes (the benchmarks and their peers live there), starts
+# the local HBase, and runs a benchmark main class on the test classpath with the given arguments.
+rekey_bench_prepare() {
+  rekey_require_java17
+  rekey_ensure_jar
+  (cd "$REKEY_HOME" && mvn -B -q -DskipTests test-compile && mvn -B -q dependency:build-classpath \
+    -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt) >&2 \
+    || rekey_die "cannot build the benchmark classes"
+  "$REKEY_HOME/jobs/hbase-local.sh" start
+  mkdir -p "$REKEY_VAR/bench"
+}
+
+rekey_bench_run() {
+  export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
+  export HBASE_CONF_DIR="${HBASE_CONF_DIR:-$REKEY_VAR/conf}"
+  # shellcheck disable=SC2046
+  java -Xmx"${BENCH_HEAP:-6g}" $(rekey_jvm_flags) \
+    -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
+    -Dspark.master="${BENCH_MASTER:-local[2]}" -Dspark.ui.enabled=false -Dspark.driver.host=127.0.0.1 \
+    -cp "$REKEY_TARGET/test-classes:$REKEY_TARGET/classes:$(cat "$REKEY_TARGET/test-classpath.txt")" "$@"
+}

@@ -70,12 +70,9 @@ public final class RekeyBenchmark {
   public static void main(String[] args) throws Exception {
     String source = args.length > 0 ? args[0] : "bench:messages";
     Path out = Path.of(args.length > 1 ? args[1] : "var/bench/rekey-bench.json");
-    HBaseSettings settings =
-        new HBaseSettings(
-            null, Path.of(System.getenv().getOrDefault("HBASE_CONF_DIR", "var/conf")));
+    HBaseSettings settings = clusterSettings();
     Configuration conf = settings.toConfiguration();
-    JavaSparkContext sc =
-        JavaSparkContext.fromSparkContext(SparkSessions.getOrCreate("rekey-bench").sparkContext());
+    JavaSparkContext sc = spark("rekey-bench");
     KeyMapping mapping = KeyMapping.parse(SOURCE_KEY, TARGET_KEY);
     Map<String, Object> report = new LinkedHashMap<>();
     try (Connection connection = HBaseConnections.open(settings)) {
@@ -148,11 +145,26 @@ public final class RekeyBenchmark {
       report.put("rekeyVsHbaseSpark", round(ours / (double) hbaseSpark.get("cellsPerSecond")));
       report.put("processPeakRssMiB", peakRssMiB());
     }
+    writeReport(report, out);
+    sc.stop();
+  }
+
+  /** The cluster the benchmarks run against: HBASE_CONF_DIR, by default the local HBase's. */
+  static HBaseSettings clusterSettings() {
+    return new HBaseSettings(
+        null, Path.of(System.getenv().getOrDefault("HBASE_CONF_DIR", "var/conf")));
+  }
+
+  static JavaSparkContext spark(String app) {
+    return JavaSparkContext.fromSparkContext(SparkSessions.getOrCreate(app).sparkContext());
+  }
+
+  /** Writes the report as JSON to {@code out} and prints it. */
+  static void writeReport(Map<String, Object> report, Path out) throws IOException {
     String json = Json.toJson(report);
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, json + "\n");
     System.out.println(json);
-    sc.stop();
   }
 
   static long rekey(JavaSparkContext sc, Connection connection, Configuration conf, String source)
