@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The hbase-rekey demo, from nothing: build the jar if needed, start a real local HBase, fill a
 # messages table whose row key starts with the time (the classic hotspot), describe and audit it,
-# re-key it into a salted layout that keeps a sender's messages together and newest first, verify
+# re-key it into a salted layout that spreads writes evenly and keeps a sender's messages newest
+# first within each bucket, verify
 # the copy, and describe and audit the new table.
 #
 #   jobs/demo.sh                 # 50,000 messages (about 250,000 cells)
@@ -32,17 +33,17 @@ jobs/hbase-rekey.sh describe --conf conf/jobs/describe-demo.properties --json va
 step "4/7 audit demo:messages: the monotonic key and the hot last key range, and what-if layouts"
 jobs/hbase-rekey.sh audit --conf conf/jobs/audit-demo.properties --json var/demo/audit.json
 
-step "5/7 rekey demo:messages -> demo:messages_by_sender: salt(16, sender) + sender + reverse_ts(ts) + msgid"
+step "5/7 rekey demo:messages -> demo:messages_salted: salt(16) + sender + reverse_ts(ts) + msgid"
 jobs/hbase-rekey.sh rekey --conf conf/jobs/rekey-demo.properties --json var/demo/rekey.json
 
-step "6/7 describe demo:messages_by_sender: 16 regions, each holding its share"
-jobs/hbase-rekey.sh describe --table demo:messages_by_sender --json var/demo/describe-rekeyed.json
+step "6/7 describe demo:messages_salted: 16 regions, each holding its share"
+jobs/hbase-rekey.sh describe --table demo:messages_salted --json var/demo/describe-rekeyed.json
 
-step "7/7 audit demo:messages_by_sender: new writes spread over the 16 regions"
-jobs/hbase-rekey.sh audit --table demo:messages_by_sender --out var/audit/demo_messages_by_sender \
+step "7/7 audit demo:messages_salted: new writes spread over the 16 regions"
+jobs/hbase-rekey.sh audit --table demo:messages_salted --out var/audit/demo_messages_salted \
   --json var/demo/audit-rekeyed.json
 # The reports are checked in a real headless browser when one is installed (apt-get install chromium).
-for report in var/audit/demo_messages/audit.html var/audit/demo_messages_by_sender/audit.html; do
+for report in var/audit/demo_messages/audit.html var/audit/demo_messages_salted/audit.html; do
   rc=0; jobs/check-report.sh "$report" || rc=$?
   if [ "$rc" = 3 ]; then echo "(browser check of $report skipped: no chromium)"; elif [ "$rc" != 0 ]; then exit "$rc"; fi
 done
@@ -53,12 +54,12 @@ Demo done in $(( SECONDS - started )) s. What happened:
   - a standalone HBase runs on this machine (ZooKeeper 127.0.0.1:${REKEY_ZK_PORT:-2181}, data in var/hbase)
   - demo:messages holds messages whose row key starts with the time, so every write goes to the
     last region: 'describe' above flags the single region and the missing compression
-  - rekey copied every cell, version and timestamp into demo:messages_by_sender through HFiles
+  - rekey copied every cell, version and timestamp into demo:messages_salted through HFiles
     and a bulk load, pre-split into 16 salt buckets, and verify proved the copy cell for cell
   - audit found the time-first key (keys follow time, the newest writes all in the last key
     range) before the rekey, and an even spread after it; open the reports in a browser:
       var/audit/demo_messages/audit.html
-      var/audit/demo_messages_by_sender/audit.html
+      var/audit/demo_messages_salted/audit.html
   - JSON results: var/demo/generate.json, describe.json, audit.json, rekey.json,
     describe-rekeyed.json, audit-rekeyed.json
 Next: jobs/hbase-rekey.sh --help lists the commands; jobs/hbase-local.sh stop stops HBase.

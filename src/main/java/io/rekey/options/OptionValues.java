@@ -57,7 +57,21 @@ public final class OptionValues {
    * takes several values separated by {@code ;}.
    */
   public static OptionValues fromFile(Path file, String command, List<OptionDef<?>> declared) {
-    Properties props = new Properties();
+    List<String> repeated = new ArrayList<>();
+    // Properties keeps the last of two equal keys; a job file that says an option twice would
+    // lose a value without a word, so repeated keys are refused.
+    Properties props =
+        new Properties() {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          public synchronized Object put(Object key, Object value) {
+            if (containsKey(key)) {
+              repeated.add(String.valueOf(key));
+            }
+            return super.put(key, value);
+          }
+        };
     try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
       props.load(in);
     } catch (NoSuchFileException e) {
@@ -66,6 +80,15 @@ public final class OptionValues {
     } catch (IOException | IllegalArgumentException e) {
       throw new InvalidOptionException(
           "--conf is '" + file + "' but it cannot be read as a properties file: " + e.getMessage());
+    }
+    if (!repeated.isEmpty()) {
+      throw new InvalidOptionException(
+          "--conf is '"
+              + file
+              + "' but it sets "
+              + String.join(", ", repeated)
+              + " more than once, and only the last would count; write one line, with several"
+              + " values of a repeatable option separated by ';'");
     }
     String forCommand = props.getProperty(COMMAND_KEY);
     if (forCommand != null && !forCommand.trim().equals(command)) {

@@ -68,10 +68,12 @@ public final class AuditText {
     out.append("\nWhat-if layouts (")
         .append(r.whatIf().regions())
         .append(" regions unless salted; max/mean, 1.00 is even)\n");
+    int width = r.whatIf().layouts().stream().mapToInt(o -> o.spec().length()).max().orElse(0);
+    String specColumn = "  %-" + Math.max(6, width) + "s";
     out.append(
         String.format(
             Locale.ROOT,
-            "  %-44s %7s %7s %7s %7s%n",
+            specColumn + " %7s %7s %7s %7s%n",
             "layout",
             "regions",
             "rows",
@@ -79,13 +81,14 @@ public final class AuditText {
             "recent"));
     for (AuditResult.LayoutOutcome o : r.whatIf().layouts()) {
       if (o.problem() != null) {
-        out.append(String.format(Locale.ROOT, "  %-44s %s%n", o.spec(), "skipped: " + o.problem()));
+        out.append(
+            String.format(Locale.ROOT, specColumn + " %s%n", o.spec(), "skipped: " + o.problem()));
         continue;
       }
       out.append(
           String.format(
               Locale.ROOT,
-              "  %-44s %7d %7.2f %7.2f %7.2f%s%n",
+              specColumn + " %7d %7.2f %7.2f %7.2f%s%n",
               o.spec(),
               o.regions(),
               o.rowsMaxOverMean(),

@@ -114,6 +114,15 @@ class OptionValuesTest {
   }
 
   @Test
+  void aKeyGivenTwiceInAJobFileIsRefusedNotSilentlyDropped() throws Exception {
+    Path file = dir.resolve("twice.properties");
+    Files.writeString(file, "table = ns:t\ncandidate = a\ncandidate = b\n");
+    assertThatThrownBy(() -> OptionValues.fromFile(file, "rekey", ALL))
+        .hasMessageContaining("sets candidate more than once")
+        .hasMessageContaining("separated by ';'");
+  }
+
+  @Test
   void jobFileForAnotherCommandIsRefused() throws Exception {
     Path file = dir.resolve("audit.properties");
     Files.writeString(file, "command = audit\ntable = ns:t\n");
