@@ -94,7 +94,7 @@ public final class AuditJob {
             new AuditAnalysis.Context(
                 options.table().getNameAsString(),
                 snapshot == null ? "live-scan" : "snapshot",
-                options.sampling(),
+                options.sampling().withTasks(readTasks, largestTaskProfileBytes),
                 options.sourceKeySpec(),
                 description,
                 options.candidates(),

@@ -49,7 +49,13 @@ public record AuditResult(
       int rowSample,
       int cellSample,
       int readTasks,
-      long largestTaskProfileBytes) {}
+      long largestTaskProfileBytes) {
+    /** The same with what the read tasks did. */
+    public Sampling withTasks(int tasks, long largestProfileBytes) {
+      return new Sampling(
+          mode, fraction, rowsPerSplit, rowSample, cellSample, tasks, largestProfileBytes);
+    }
+  }
 
   /**
    * @param keyBytesStored the row key is stored again in every cell: the sum of key length × cells

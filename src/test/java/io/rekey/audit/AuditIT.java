@@ -182,6 +182,9 @@ class AuditIT {
   void aSaltedKeyIsEvenAndRaisesNoKeyFindings() throws Exception {
     AuditResult r = audit(timeFirst("audit_salted", true));
     assertThat(r.totals().rows()).isEqualTo(ROWS);
+    // Each of the 8 regions is read by at least one task, each sending one bounded profile.
+    assertThat(r.sampling().readTasks()).isGreaterThanOrEqualTo(8);
+    assertThat(r.sampling().largestTaskProfileBytes()).isBetween(1L, 8L << 20);
     assertThat(r.monotonic().monotonic()).isFalse();
     assertThat(codes(r))
         .doesNotContain("monotonic-key", "recent-write-hotspot", "stored-skew", "hot-prefix");
