@@ -139,7 +139,8 @@ public final class AuditJob {
             + (snapshot == null ? "live scan" : "snapshot " + snapshot)
             + ")",
         false);
-    try (ProgressReporter reporter = new ProgressReporter("audit", sc, progress, 0, 10)) {
+    ProgressReporter reporter = new ProgressReporter("audit", sc, progress, 0, 10);
+    try {
       JavaRDD<byte[]> profiles =
           source.mapPartitions(new ProfileStage(settings, options.rowsPerSplit(), progress));
       // Each task's profile is merged into one on the driver as the task finishes: read once,
@@ -163,6 +164,7 @@ public final class AuditJob {
               ClassTag$.MODULE$.apply(byte[].class));
       return merged;
     } finally {
+      reporter.close();
       sc.clearJobGroup();
     }
   }
