@@ -3,6 +3,7 @@ package io.rekey.audit;
 import io.rekey.describe.FamilyDescription;
 import io.rekey.describe.Finding;
 import io.rekey.describe.TableDescription;
+import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyLayout;
 import io.rekey.keys.KeyReject;
 import java.util.ArrayList;
@@ -56,17 +57,20 @@ public final class AuditAnalysis {
     Quantiles allTimestamps = new Quantiles();
     p.regions.values().forEach(r -> allTimestamps.merge(r.timestamps));
     long cutoff = (long) allTimestamps.quantile(RECENT_QUANTILE);
+    long oldest = p.regions.values().stream().mapToLong(r -> r.oldestTs).min().orElse(0);
+    long newest = p.regions.values().stream().mapToLong(r -> r.newestTs).max().orElse(0);
     AuditResult.Totals totals =
         new AuditResult.Totals(
             p.rows,
             p.cells,
             p.bytes,
             p.deleteMarkers,
-            (long) allTimestamps.min(),
-            (long) allTimestamps.max(),
+            p.cells == 0 ? 0 : oldest,
+            p.cells == 0 ? 0 : newest,
             p.keyBytesStored);
     List<Samples.Row> rowSample = p.rowSample.items();
-    List<Samples.Cell> cellSample = p.cellSample.items();
+    // Sorted by key once: the key ranges and the heatmap both cut it into equal-count ranges.
+    List<Samples.Cell> cellSample = sortedByKey(p.cellSample.items());
     AuditResult.Skew skew = skew(p, cutoff, cellSample);
     String sourceSpec = context.sourceKeySpec() == null ? "key" : context.sourceKeySpec();
     LayoutSimulator.Decoded decoded =
@@ -76,10 +80,11 @@ public final class AuditAnalysis {
             rowSample,
             cellSample,
             cutoff);
-    List<AuditResult.LayoutOutcome> outcomes = new ArrayList<>();
-    for (LayoutSimulator.Candidate c : context.candidates()) {
-      outcomes.add(LayoutSimulator.simulate(c, context.whatIfRegions(), decoded));
-    }
+    // Independent and pure: simulated side by side, reported in the candidates' order.
+    List<AuditResult.LayoutOutcome> outcomes =
+        context.candidates().parallelStream()
+            .map(c -> LayoutSimulator.simulate(c, context.whatIfRegions(), decoded))
+            .toList();
     LayoutSimulator.Recommendation recommendation = LayoutSimulator.recommend(outcomes);
     AuditResult draft =
         new AuditResult(
@@ -103,7 +108,7 @@ public final class AuditAnalysis {
             extremes(p),
             skew,
             prefixes(p, rowSample),
-            heatmap(p, skew, allTimestamps, cellSample),
+            heatmap(p, skew, oldest, newest, cellSample),
             KeyShape.of(rowSample, p.rows),
             new AuditResult.WhatIf(
                 context.whatIfRegions(),
@@ -224,7 +229,7 @@ public final class AuditAnalysis {
     double[] recent = new double[n];
     for (int i = 0; i < n; i++) {
       TableProfile.RegionProfile r = p.regions.get(i);
-      long recentCells = r == null ? 0 : Math.round(r.cells * (1 - r.timestamps.rankBelow(cutoff)));
+      long recentCells = r == null ? 0 : Math.round(r.cells * (1 - fractionBefore(r, cutoff)));
       AuditResult.RegionStats stats =
           new AuditResult.RegionStats(
               i,
@@ -265,12 +270,33 @@ public final class AuditAnalysis {
         ranges.isEmpty() ? 0 : KeyShape.round(rangeMax * ranges.size()));
   }
 
-  /** The cell sample cut into equal-count key ranges, with each range's share of recent cells. */
+  /**
+   * The share of a region's cells written before {@code ts}: exact at the region's oldest and
+   * newest cell, from its sampled write times in between (evenly spread when a tiny region had none
+   * sampled).
+   */
+  static double fractionBefore(TableProfile.RegionProfile r, long ts) {
+    if (r.cells == 0 || ts <= r.oldestTs) {
+      return 0;
+    }
+    if (ts > r.newestTs) {
+      return 1;
+    }
+    if (r.timestamps.isEmpty()) {
+      return (ts - r.oldestTs) / (double) (r.newestTs - r.oldestTs + 1);
+    }
+    return r.timestamps.rankBelow(ts);
+  }
+
+  /**
+   * The cell sample (sorted by key) cut into equal-count key ranges, with each range's share of
+   * recent cells.
+   */
   static List<AuditResult.KeyRangeStats> keyRanges(List<Samples.Cell> cells, long cutoff) {
     if (cells.size() < KEY_RANGES * 10) {
       return List.of();
     }
-    List<Samples.Cell> sorted = sortedByKey(cells);
+    List<Samples.Cell> sorted = cells;
     long recentTotal = sorted.stream().filter(c -> c.ts() >= cutoff).count();
     List<AuditResult.KeyRangeStats> out = new ArrayList<>();
     for (int k = 0; k < KEY_RANGES; k++) {
@@ -353,22 +379,19 @@ public final class AuditAnalysis {
     long sampleMismatches = 0;
     Map<String, long[]> weights = new HashMap<>();
     for (Samples.Row row : rowSample) {
+      FieldValue value;
       try {
-        sourceKey.decode(row.key());
+        value = sourceKey.decode(row.key()).get(field);
       } catch (KeyReject e) {
         sampleMismatches++;
         if (examples.size() < 5) {
           examples.add(Bytes.toStringBinary(row.key()) + ": " + e.getMessage());
         }
+        continue;
       }
-      try {
-        String value = sourceKey.decodeField(row.key(), field).printable();
-        long[] w = weights.computeIfAbsent(value, v -> new long[2]);
-        w[0]++;
-        w[1] += row.cells();
-      } catch (KeyReject e) {
-        // counted above, and exactly by the tasks
-      }
+      long[] w = weights.computeIfAbsent(value.printable(), v -> new long[2]);
+      w[0]++;
+      w[1] += row.cells();
     }
     double scale = rowSample.isEmpty() ? 0 : p.rows / (double) rowSample.size();
     return new AuditResult.FirstField(
@@ -395,12 +418,12 @@ public final class AuditAnalysis {
   }
 
   private static AuditResult.Heatmap heatmap(
-      TableProfile p, AuditResult.Skew skew, Quantiles allTimestamps, List<Samples.Cell> cells) {
-    if (allTimestamps.isEmpty()) {
+      TableProfile p, AuditResult.Skew skew, long oldest, long newest, List<Samples.Cell> cells) {
+    if (p.cells == 0) {
       return new AuditResult.Heatmap("regions", List.of(), List.of(), new long[0][0]);
     }
-    long from = (long) allTimestamps.min();
-    long to = (long) allTimestamps.max() + 1;
+    long from = oldest;
+    long to = newest + 1;
     double width = (to - from) / (double) TIME_BUCKETS;
     List<Long> timeStarts = new ArrayList<>();
     for (int t = 0; t < TIME_BUCKETS; t++) {
@@ -409,7 +432,7 @@ public final class AuditAnalysis {
     if (skew.regionCount() >= MIN_REGIONS_FOR_HEATMAP || cells.size() < KEY_RANGES * 10) {
       return regionHeatmap(p, skew.regionCount(), timeStarts, to);
     }
-    List<Samples.Cell> sorted = sortedByKey(cells);
+    List<Samples.Cell> sorted = cells;
     long[][] counts = new long[KEY_RANGES][TIME_BUCKETS];
     List<String> labels = new ArrayList<>();
     double scale = p.cells / (double) sorted.size();
@@ -453,7 +476,7 @@ public final class AuditAnalysis {
         double previous = 0;
         for (int t = 0; t < TIME_BUCKETS; t++) {
           long upper = t + 1 < TIME_BUCKETS ? timeStarts.get(t + 1) : to;
-          double rank = t + 1 < TIME_BUCKETS ? r.timestamps.rankBelow(upper) : 1;
+          double rank = t + 1 < TIME_BUCKETS ? fractionBefore(r, upper) : 1;
           counts[b][t] += Math.round((rank - previous) * r.cells);
           previous = rank;
         }

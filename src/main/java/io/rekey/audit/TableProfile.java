@@ -34,6 +34,9 @@ public final class TableProfile implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final int MISMATCH_EXAMPLES = 5;
 
+  /** One cell in this many feeds the write-time sketches (a power of two). */
+  static final int TIME_SAMPLING = 8;
+
   private final ProfileSettings settings;
   private final String firstFieldName;
 
@@ -60,7 +63,7 @@ public final class TableProfile implements Serializable {
   final SmallCounts cellsPerRow = new SmallCounts();
   final Quantiles bytesPerRow = new Quantiles();
   final SmallCounts columnsPerRow = new SmallCounts();
-  final Quantiles valueSize = new Quantiles();
+  final LogHistogram valueSize = new LogHistogram();
   final SmallCounts versionsPerColumn = new SmallCounts();
 
   final Distinct firstFieldDistinct = new Distinct();
@@ -178,10 +181,17 @@ public final class TableProfile implements Serializable {
     if (ts < family.oldestTs) {
       family.oldestTs = ts;
     }
-    regionTimestamps.update(ts);
+    RegionProfile region = currentRegion;
+    if (ts < region.oldestTs) {
+      region.oldestTs = ts;
+    }
+    if (ts > region.newestTs) {
+      region.newestTs = ts;
+    }
     if (cell.getType() != Cell.Type.Put) {
       deleteMarkers++;
       family.deleteMarkers++;
+      regionTimestamps.update(ts);
       return;
     }
     byte[] qArray = cell.getQualifierArray();
@@ -214,6 +224,11 @@ public final class TableProfile implements Serializable {
     // qualifiers in the same order, so the counter's position cache hits without hashing.
     family.qualifiers.add(qArray, qOffset, qLength, r.familyColumns - 1, size);
     long cellHash = mix64(r.hash + ts * 0x9E3779B97F4A7C15L + r.columns * 0xC2B2AE3DL);
+    // When cells were written is sketched from a uniform one-in-TIME_SAMPLING sample of them (a
+    // KLL update is the costliest step per cell); the hash is independent of key and time order.
+    if ((cellHash & (TIME_SAMPLING - 1)) == 0) {
+      regionTimestamps.update(ts);
+    }
     r.previous = cell;
     int valueLength = cell.getValueLength();
     valueSize.update(valueLength);
@@ -537,12 +552,17 @@ public final class TableProfile implements Serializable {
     long rows;
     long cells;
     long bytes;
+    long oldestTs = Long.MAX_VALUE;
+    long newestTs = Long.MIN_VALUE;
+    // A uniform sample of the region's cells' timestamps: the shape of when it was written.
     final Quantiles timestamps = new Quantiles();
 
     void merge(RegionProfile o) {
       rows += o.rows;
       cells += o.cells;
       bytes += o.bytes;
+      oldestTs = Math.min(oldestTs, o.oldestTs);
+      newestTs = Math.max(newestTs, o.newestTs);
       timestamps.merge(o.timestamps);
     }
   }

@@ -114,7 +114,11 @@ class TableProfileTest {
     assertThat(keys(merged.rowSample.items())).isEqualTo(keys(whole.rowSample.items()));
     assertThat(merged.cellSample.size()).isEqualTo(whole.cellSample.size());
     assertThat(merged.keyLength.summary(20)).isEqualTo(whole.keyLength.summary(20));
-    assertThat(merged.regions.get(0).timestamps.n()).isEqualTo(9000);
+    // Write times are sketched from a uniform one-in-8 sample of the cells.
+    assertThat((double) merged.regions.get(0).timestamps.n())
+        .isCloseTo(9000 / TableProfile.TIME_SAMPLING, within(9000 * 0.03));
+    assertThat(merged.regions.get(0).oldestTs).isEqualTo(Synthetic.T0);
+    assertThat(merged.regions.get(0).newestTs).isEqualTo(Synthetic.T0 + 2999 * 1000L);
     assertThat(merged.regions.get(0).timestamps.quantile(0.5))
         .isCloseTo(Synthetic.T0 + 1500 * 1000L, within(3000 * 1000L * 0.02));
   }

@@ -11,6 +11,7 @@ import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionValues;
 import io.rekey.report.Json;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,10 +46,13 @@ public final class AuditBenchmark {
     try (Connection connection = HBaseConnections.open(settings)) {
       report.put("table", table);
       report.put("sparkMaster", sc.master());
-      int rounds = Integer.parseInt(System.getProperty("bench.rounds", "3"));
+      int rounds = Integer.parseInt(System.getProperty("bench.rounds", "5"));
       Map<String, Object> audit = null;
       Map<String, Object> floor = null;
       Map<String, Object> cellCounter = null;
+      List<Double> auditTimes = new ArrayList<>();
+      List<Double> floorTimes = new ArrayList<>();
+      List<Double> cellCounterTimes = new ArrayList<>();
       for (int round = 1; round <= rounds; round++) {
         audit = RekeyBenchmark.measure(() -> audit(sc, connection, conf, table).totals().cells());
         floor = RekeyBenchmark.measure(() -> countingScan(sc, connection, conf, table));
@@ -61,11 +65,20 @@ public final class AuditBenchmark {
                   return cells;
                 });
         cellCounter.put("outputBytes", outputBytes[0]);
+        if (round > 1) {
+          auditTimes.add((double) audit.get("seconds"));
+          floorTimes.add((double) floor.get("seconds"));
+          cellCounterTimes.add((double) cellCounter.get("seconds"));
+        }
         System.err.printf(
             "bench round %d of %d: audit %s s, floor %s s, CellCounter %s s%n",
             round, rounds, audit.get("seconds"), floor.get("seconds"), cellCounter.get("seconds"));
       }
-      report.put("measured", "the last of " + rounds + " rounds; earlier ones warm up all three");
+      report.put(
+          "measured",
+          "the median of rounds 2 to "
+              + rounds
+              + " (the first warms up all three); each method's last round in detail");
       report.put("sourceCells", floor.get("cells"));
       report.put("audit", audit);
       report.put("floorCountingScan", floor);
@@ -74,12 +87,17 @@ public final class AuditBenchmark {
           "HBase's CellCounter in the MapReduce local runner, a live scan through the region"
               + " server; it writes one line per row and qualifier (its output size is given)");
       report.put("cellCounter", cellCounter);
-      double auditSeconds = (double) audit.get("seconds");
+      double auditSeconds = median(auditTimes);
+      double floorSeconds = median(floorTimes);
+      double cellCounterSeconds = median(cellCounterTimes);
       report.put(
-          "auditOverFloor", RekeyBenchmark.round(auditSeconds / (double) floor.get("seconds")));
+          "medianSeconds",
+          Map.of("audit", auditSeconds, "floor", floorSeconds, "cellCounter", cellCounterSeconds));
       report.put(
-          "cellCounterOverAudit",
-          RekeyBenchmark.round((double) cellCounter.get("seconds") / auditSeconds));
+          "warmRoundSeconds",
+          Map.of("audit", auditTimes, "floor", floorTimes, "cellCounter", cellCounterTimes));
+      report.put("auditOverFloor", RekeyBenchmark.round(auditSeconds / floorSeconds));
+      report.put("cellCounterOverAudit", RekeyBenchmark.round(cellCounterSeconds / auditSeconds));
 
       // Memory when the table doubles: same audit, a table with twice the rows.
       Map<String, Object> memory = new LinkedHashMap<>();
@@ -102,6 +120,13 @@ public final class AuditBenchmark {
     }
     RekeyBenchmark.writeReport(report, out);
     sc.stop();
+  }
+
+  static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(null);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
   static AuditResult audit(
