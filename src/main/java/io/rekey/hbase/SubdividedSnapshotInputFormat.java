@@ -5,13 +5,19 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HTableDescriptor;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
@@ -28,12 +34,19 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
+import org.apache.hadoop.hbase.io.hfile.CacheConfig;
+import org.apache.hadoop.hbase.io.hfile.HFile;
+import org.apache.hadoop.hbase.io.hfile.HFileBlockIndex;
 import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
 import org.apache.hadoop.hbase.mapreduce.TableSnapshotInputFormat;
 import org.apache.hadoop.hbase.mapreduce.TableSnapshotInputFormatImpl;
+import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * TableSnapshotInputFormat with large regions read by several tasks. A wanted number of read tasks
@@ -45,6 +58,8 @@ import org.apache.hadoop.mapreduce.JobContext;
  * in one piece.
  */
 public final class SubdividedSnapshotInputFormat extends TableSnapshotInputFormat {
+  private static final Logger LOG = LoggerFactory.getLogger(SubdividedSnapshotInputFormat.class);
+
   /** How many read tasks to aim for in all (at most 16 per region; at least one per region). */
   public static final String READ_TASKS = "rekey.snapshot.read.tasks";
 
@@ -76,12 +91,14 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
         }
         RegionInfo region = d.getRegionInfo();
         Scan scan = TableMapReduceUtil.convertStringToScan(d.getScan());
-        byte[][] cuts = null;
-        try (Table table = connection.getTable(d.getHtd().getTableName())) {
-          byte[] first = edgeRow(table, region, false);
-          byte[] last = edgeRow(table, region, true);
-          if (first != null && last != null && Bytes.compareTo(first, last) < 0) {
-            cuts = Bytes.split(first, last, pieces - 1);
+        byte[][] cuts = indexCuts(conf, d, pieces);
+        if (cuts == null) {
+          try (Table table = connection.getTable(d.getHtd().getTableName())) {
+            byte[] first = edgeRow(table, region, false);
+            byte[] last = edgeRow(table, region, true);
+            if (first != null && last != null && Bytes.compareTo(first, last) < 0) {
+              cuts = Bytes.split(first, last, pieces - 1);
+            }
           }
         }
         if (cuts == null) {
@@ -169,6 +186,154 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
       pieces[i] = Math.min(MAX_PIECES_PER_REGION, 1 + more);
     }
     return pieces;
+  }
+
+  /**
+   * Cut points that give the pieces about equal bytes: the first keys of the region's store files'
+   * block index entries (each covering about the same number of bytes of its file), weighted by
+   * file size, at equal steps of the cumulative weight. Reads only the files' index blocks. Null
+   * when the region's files cannot be read that way (reference files after a split, no index), and
+   * the key space is cut evenly instead.
+   *
+   * @return {@code pieces + 1} keys: the region's first row, the {@code pieces - 1} cuts, and a
+   *     last key, as {@link Bytes#split} returns them
+   */
+  static byte[][] indexCuts(
+      Configuration conf, TableSnapshotInputFormatImpl.InputSplit d, int pieces) {
+    try {
+      Path regionDir =
+          new Path(
+              CommonFSUtils.getTableDir(new Path(d.getRestoreDir()), d.getHtd().getTableName()),
+              d.getRegionInfo().getEncodedName());
+      FileSystem fs = regionDir.getFileSystem(conf);
+      // Each root index entry covers its file from its key to the next entry's key (or the
+      // file's last key) and about the same share of the file's bytes.
+      List<Span> spans = new ArrayList<>();
+      for (FileStatus family : fs.listStatus(regionDir)) {
+        if (!family.isDirectory() || family.getPath().getName().startsWith(".")) {
+          continue;
+        }
+        for (FileStatus file : fs.listStatus(family.getPath())) {
+          StoreFileInfo info = new StoreFileInfo(conf, fs, file);
+          if (info.isReference()) {
+            return null;
+          }
+          FileStatus real = info.getReferencedFileStatus(fs);
+          HFile.Reader reader =
+              HFile.createReader(fs, real.getPath(), CacheConfig.DISABLED, true, conf);
+          try {
+            spans.addAll(spans(reader, real.getLen()));
+          } finally {
+            reader.close();
+          }
+        }
+      }
+      return cutsFromSpans(spans, pieces);
+    } catch (IOException | ReflectiveOperationException | RuntimeException e) {
+      LOG.info(
+          "cannot read the block index of region {} ({}); cutting its key space evenly",
+          d.getRegionInfo().getEncodedName(),
+          e.getMessage());
+      return null;
+    }
+  }
+
+  /** A key range of one store file and the bytes it holds. */
+  record Span(byte[] from, byte[] to, double bytes) {}
+
+  private static List<Span> spans(HFile.Reader reader, long fileBytes)
+      throws ReflectiveOperationException, IOException {
+    HFileBlockIndex.BlockIndexReader index = reader.getDataBlockIndexReader();
+    // The root entries' keys: public on HBase's index reader, whose class is not.
+    Method rootKey = index.getClass().getMethod("getRootBlockKey", int.class);
+    rootKey.setAccessible(true);
+    int entries = index.getRootBlockCount();
+    List<Span> out = new ArrayList<>();
+    if (entries == 0 || reader.getLastKey().isEmpty()) {
+      return out;
+    }
+    byte[] last = CellUtil.cloneRow(reader.getLastKey().get());
+    for (int i = 0; i < entries; i++) {
+      byte[] from = CellUtil.cloneRow((Cell) rootKey.invoke(index, i));
+      byte[] to = i + 1 < entries ? CellUtil.cloneRow((Cell) rootKey.invoke(index, i + 1)) : last;
+      out.add(new Span(from, to, fileBytes / (double) entries));
+    }
+    return out;
+  }
+
+  /**
+   * Cut points at equal shares of the bytes, assuming bytes spread evenly over the key space within
+   * each span (a span is a few blocks in a flat index, a few thousand in a deep one).
+   */
+  static byte[][] cutsFromSpans(List<Span> spans, int pieces) {
+    if (spans.isEmpty()) {
+      return null;
+    }
+    // Spans of different files overlap; the share before a key is the sum over all spans.
+    TreeMap<byte[], Boolean> points = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+    double total = 0;
+    for (Span s : spans) {
+      points.put(s.from(), true);
+      points.put(s.to(), true);
+      total += s.bytes();
+    }
+    byte[][] cuts = new byte[pieces + 1][];
+    cuts[0] = points.firstKey();
+    cuts[pieces] = points.lastKey();
+    List<byte[]> keys = new ArrayList<>(points.keySet());
+    int next = 1;
+    for (int i = 0; i + 1 < keys.size() && next < pieces; i++) {
+      double before = bytesBefore(spans, keys.get(i));
+      double after = bytesBefore(spans, keys.get(i + 1));
+      while (next < pieces && total * next / pieces < after) {
+        double f = after == before ? 0 : (total * next / pieces - before) / (after - before);
+        byte[][] steps = Bytes.split(keys.get(i), keys.get(i + 1), 98);
+        byte[] cut = steps == null ? keys.get(i) : steps[(int) Math.round(f * 99)];
+        if (Bytes.compareTo(cut, cuts[next - 1]) <= 0) {
+          return null;
+        }
+        cuts[next++] = cut;
+      }
+    }
+    return next == pieces ? cuts : null;
+  }
+
+  /** The bytes of all spans before {@code key}, spans counted in proportion to the key space. */
+  private static double bytesBefore(List<Span> spans, byte[] key) {
+    double sum = 0;
+    for (Span s : spans) {
+      if (Bytes.compareTo(key, s.to()) >= 0) {
+        sum += s.bytes();
+      } else if (Bytes.compareTo(key, s.from()) > 0) {
+        sum += s.bytes() * keyFraction(s.from(), s.to(), key);
+      }
+    }
+    return sum;
+  }
+
+  /** Where {@code key} lies between {@code from} and {@code to}, 0..1, in the key space. */
+  static double keyFraction(byte[] from, byte[] to, byte[] key) {
+    int length = Math.max(Math.max(from.length, to.length), key.length);
+    java.math.BigInteger a = number(from, length);
+    java.math.BigInteger b = number(to, length);
+    java.math.BigInteger k = number(key, length);
+    java.math.BigInteger span = b.subtract(a);
+    if (span.signum() <= 0) {
+      return 0;
+    }
+    return Math.max(
+        0,
+        Math.min(
+            1,
+            new java.math.BigDecimal(k.subtract(a))
+                .divide(new java.math.BigDecimal(span), java.math.MathContext.DECIMAL64)
+                .doubleValue()));
+  }
+
+  private static java.math.BigInteger number(byte[] key, int length) {
+    byte[] padded = new byte[length + 1];
+    System.arraycopy(key, 0, padded, 1, key.length);
+    return new java.math.BigInteger(padded);
   }
 
   /** The region's first or last row, read through the region server (one key, cheap). */
