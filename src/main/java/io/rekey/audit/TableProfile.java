@@ -414,26 +414,10 @@ public final class TableProfile implements Serializable {
           mine[0] += counts[0];
           mine[1] += counts[1];
         });
-    o.families.forEach(
-        (name, f) -> {
-          FamilyProfile mine = families.get(name);
-          if (mine == null) {
-            families.put(name, f);
-          } else {
-            mine.merge(f);
-          }
-        });
+    o.families.forEach((name, f) -> families.merge(name, f, FamilyProfile::merge));
     familyList = null;
     lastFamily = null;
-    o.regions.forEach(
-        (index, r) -> {
-          RegionProfile mine = regions.get(index);
-          if (mine == null) {
-            regions.put(index, r);
-          } else {
-            mine.merge(r);
-          }
-        });
+    o.regions.forEach((index, r) -> regions.merge(index, r, RegionProfile::merge));
     keyLength.merge(o.keyLength);
     cellsPerRow.merge(o.cellsPerRow);
     bytesPerRow.merge(o.bytesPerRow);
@@ -536,13 +520,14 @@ public final class TableProfile implements Serializable {
       this.name = Bytes.toStringBinary(name);
     }
 
-    void merge(FamilyProfile o) {
+    FamilyProfile merge(FamilyProfile o) {
       cells += o.cells;
       bytes += o.bytes;
       deleteMarkers += o.deleteMarkers;
       maxVersions = Math.max(maxVersions, o.maxVersions);
       oldestTs = Math.min(oldestTs, o.oldestTs);
       qualifiers.merge(o.qualifiers);
+      return this;
     }
   }
 
@@ -557,13 +542,14 @@ public final class TableProfile implements Serializable {
     // A uniform sample of the region's cells' timestamps: the shape of when it was written.
     final Quantiles timestamps = new Quantiles();
 
-    void merge(RegionProfile o) {
+    RegionProfile merge(RegionProfile o) {
       rows += o.rows;
       cells += o.cells;
       bytes += o.bytes;
       oldestTs = Math.min(oldestTs, o.oldestTs);
       newestTs = Math.max(newestTs, o.newestTs);
       timestamps.merge(o.timestamps);
+      return this;
     }
   }
 }
