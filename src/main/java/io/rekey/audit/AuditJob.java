@@ -17,7 +17,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.filter.RandomRowFilter;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -112,9 +111,6 @@ public final class AuditJob {
 
   private TableProfile profile(ProfileSettings settings, String snapshot, Path restoreDir) {
     Scan scan = SourceReader.fullScan(options.batch(), true);
-    if (options.sampleFraction() < 1) {
-      scan.setFilter(new RandomRowFilter((float) options.sampleFraction()));
-    }
     JavaPairRDD<ImmutableBytesWritable, Result> source;
     if (snapshot == null) {
       source = SourceReader.live(sc, conf, options.table(), scan);
@@ -142,7 +138,9 @@ public final class AuditJob {
     ProgressReporter reporter = new ProgressReporter("audit", sc, progress, 0, 10);
     try {
       JavaRDD<byte[]> profiles =
-          source.mapPartitions(new ProfileStage(settings, options.rowsPerSplit(), progress));
+          source.mapPartitions(
+              new ProfileStage(
+                  settings, options.rowsPerSplit(), options.sampleFraction(), progress));
       // Each task's profile is merged into one on the driver as the task finishes: read once,
       // never serialized again, and only the merged one and the arriving one are in memory.
       TableProfile merged = new TableProfile(settings);

@@ -57,8 +57,8 @@ public record AuditOptions(
       OptionDef.decimal(
               "sample-fraction",
               "F",
-              "read about this share of rows (a row filter on the scan); counts are then of the"
-                  + " rows read",
+              "profile about this share of rows, chosen by a hash of the key (the same rows every"
+                  + " run); counts are then of the rows profiled",
               0,
               1)
           .withDefault(1.0);

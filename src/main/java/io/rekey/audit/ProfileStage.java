@@ -11,8 +11,9 @@ import scala.Tuple2;
 
 /**
  * The Spark side of the audit: profiles one input split into a {@link TableProfile} and returns it
- * serialized, one element per partition (reduced on the driver in a tree). Reads at most {@code
- * rowsPerSplit} rows when that is above 0.
+ * serialized, one element per partition (merged on the driver as tasks finish). Profiles at most
+ * {@code rowsPerSplit} rows when that is above 0, and only the rows a key hash chooses under a
+ * sample fraction below 1.
  */
 final class ProfileStage
     implements FlatMapFunction<Iterator<Tuple2<ImmutableBytesWritable, Result>>, byte[]> {
@@ -20,32 +21,56 @@ final class ProfileStage
 
   private final ProfileSettings settings;
   private final long rowsPerSplit;
+  private final double sampleFraction;
   private final LongAccumulator cellsProgress;
 
-  ProfileStage(ProfileSettings settings, long rowsPerSplit, LongAccumulator cellsProgress) {
+  ProfileStage(
+      ProfileSettings settings,
+      long rowsPerSplit,
+      double sampleFraction,
+      LongAccumulator cellsProgress) {
     this.settings = settings;
     this.rowsPerSplit = rowsPerSplit;
+    this.sampleFraction = sampleFraction;
     this.cellsProgress = cellsProgress;
+  }
+
+  /**
+   * Whether a row is profiled under {@code --sample-fraction}: chosen by a hash of its key, so the
+   * same rows are chosen every run (scheduled audits compare like with like) and a wide row read in
+   * batches is taken or left whole.
+   */
+  private boolean chosen(byte[] row) {
+    if (sampleFraction >= 1) {
+      return true;
+    }
+    return (TableProfile.rowHash(row) >>> 11) < sampleFraction * (1L << 53);
   }
 
   @Override
   public Iterator<byte[]> call(Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
     TableProfile profile = new TableProfile(settings);
     byte[] lastRow = null;
+    boolean lastRowChosen = false;
     long rowsRead = 0;
     long pendingProgress = 0;
     while (rows.hasNext()) {
       Result result = rows.next()._2();
       byte[] row = result.getRow();
       if (lastRow == null || !Arrays.equals(lastRow, row)) {
-        if (rowsPerSplit > 0 && rowsRead == rowsPerSplit) {
-          break;
-        }
-        rowsRead++;
         lastRow = row;
+        lastRowChosen = chosen(row);
+        if (lastRowChosen) {
+          if (rowsPerSplit > 0 && rowsRead == rowsPerSplit) {
+            break;
+          }
+          rowsRead++;
+        }
       }
-      profile.add(row, Arrays.asList(result.rawCells()));
       pendingProgress += result.size();
+      if (lastRowChosen) {
+        profile.add(row, Arrays.asList(result.rawCells()));
+      }
       // An accumulator update per result would cost more than the profiling of small rows.
       if (pendingProgress >= 10_000) {
         cellsProgress.add(pendingProgress);

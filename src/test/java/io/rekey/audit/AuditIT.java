@@ -190,6 +190,13 @@ class AuditIT {
         .doesNotContain("monotonic-key", "recent-write-hotspot", "stored-skew", "hot-prefix");
     assertThat(r.skew().recentMaxOverMean()).isLessThan(1.6);
     assertThat(r.skew().cellsMaxOverMean()).isLessThan(1.3);
+    // A fraction of the rows, chosen by key hash: the same rows on a second run.
+    AuditResult half = audit(TableName.valueOf("audit_salted"), "sample-fraction", "0.5");
+    assertThat(half.sampling().mode()).isEqualTo("fraction");
+    assertThat(half.totals().rows()).isBetween(ROWS * 3L / 10, ROWS * 7L / 10);
+    assertThat(half.totals().cells()).isEqualTo(half.totals().rows() * 4);
+    assertThat(audit(TableName.valueOf("audit_salted"), "sample-fraction", "0.5").totals())
+        .isEqualTo(half.totals());
     // Compared at the table's own 8 regions, the current key is as even as any redesign.
     assertThat(r.whatIf().regions()).isEqualTo(8);
     assertThat(r.whatIf().recommended()).isEqualTo(LayoutSimulator.KEEP_KEY_NAME);
