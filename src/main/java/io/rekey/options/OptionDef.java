@@ -44,20 +44,22 @@ public final class OptionDef<T> {
 
   /** A text option. */
   public static OptionDef<String> text(String name, String valueName, String doc) {
-    return new OptionDef<>(name, valueName, doc, null, false, false, false, (o, raw) -> raw);
+    return valued(name, valueName, doc, (o, raw) -> raw);
+  }
+
+  /** An option with a value, no default, optional, given once: what every factory starts from. */
+  private static <T> OptionDef<T> valued(
+      String name, String valueName, String doc, ValueParser<T> parser) {
+    return new OptionDef<>(name, valueName, doc, null, false, false, false, parser);
   }
 
   /** A whole number between {@code min} and {@code max}, both included. */
   public static OptionDef<Long> number(
       String name, String valueName, String doc, long min, long max) {
-    return new OptionDef<>(
+    return valued(
         name,
         valueName,
         doc,
-        null,
-        false,
-        false,
-        false,
         (o, raw) -> {
           long value;
           try {
@@ -76,14 +78,10 @@ public final class OptionDef<T> {
   /** A decimal number above {@code minExclusive} and at most {@code max}. */
   public static OptionDef<Double> decimal(
       String name, String valueName, String doc, double minExclusive, double max) {
-    return new OptionDef<>(
+    return valued(
         name,
         valueName,
         doc,
-        null,
-        false,
-        false,
-        false,
         (o, raw) -> {
           double value;
           try {
@@ -123,14 +121,10 @@ public final class OptionDef<T> {
 
   /** A file or directory path. */
   public static OptionDef<Path> path(String name, String valueName, String doc) {
-    return new OptionDef<>(
+    return valued(
         name,
         valueName,
         doc,
-        null,
-        false,
-        false,
-        false,
         (o, raw) -> {
           if (raw.isBlank()) {
             throw InvalidOptionException.of(o, raw, "must be a file or directory path");
