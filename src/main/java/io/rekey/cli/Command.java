@@ -19,6 +19,14 @@ interface Command<O> {
   List<OptionDef<?>> options();
 
   /**
+   * The given values with what files they name filled in (an index's {@code --def}); the command
+   * line's own values win.
+   */
+  default OptionValues expand(OptionValues given) {
+    return given;
+  }
+
+  /**
    * Builds the typed options from validated values, checking what single values cannot show.
    *
    * @throws io.rekey.options.InvalidOptionException naming the option, the value and the fix

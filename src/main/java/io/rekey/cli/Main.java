@@ -1,6 +1,7 @@
 package io.rekey.cli;
 
 import io.rekey.RekeyException;
+import io.rekey.index.IndexBusyException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
@@ -23,6 +24,7 @@ public final class Main {
   public static final String PROGRAM = "hbase-rekey";
 
   private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+  private static final String INDEX = "index";
 
   private final PrintStream out;
   private final PrintStream err;
@@ -44,7 +46,11 @@ public final class Main {
             new LayoutCommand(),
             new AuditCommand(),
             new RekeyCommand(),
-            new VerifyCommand())) {
+            new VerifyCommand(),
+            new IndexRunCommand(false),
+            new IndexRunCommand(true),
+            new IndexScrutinyCommand(),
+            new IndexLookupCommand())) {
       commands.put(c.name(), c);
     }
   }
@@ -66,6 +72,18 @@ public final class Main {
       out.print(rootUsage());
       return ExitCode.OK;
     }
+    int words = 1;
+    if (name.equals(INDEX)) {
+      // index has subcommands: 'index build', 'index update', ...
+      if (args.length < 2 || args[1].startsWith("-")) {
+        (args.length < 2 ? err : out).print(indexUsage());
+        return args.length >= 2 && (args[1].equals("--help") || args[1].equals("-h"))
+            ? ExitCode.OK
+            : ExitCode.USAGE;
+      }
+      name = INDEX + " " + args[1];
+      words = 2;
+    }
     Command<?> command = commands.get(name);
     if (command == null) {
       err.println(
@@ -76,7 +94,7 @@ public final class Main {
       err.print(rootUsage());
       return ExitCode.USAGE;
     }
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    String[] rest = Arrays.copyOfRange(args, words, args.length);
     List<OptionDef<?>> declared = new ArrayList<>(command.options());
     declared.addAll(CommonOptions.declared());
     String program = PROGRAM + " " + name;
@@ -102,7 +120,7 @@ public final class Main {
     O options;
     CommandContext context;
     try {
-      values = withJobFile(command, cli).validate(declared);
+      values = command.expand(withJobFile(command, cli)).validate(declared);
       options = command.typed(values);
       context =
           new CommandContext(
@@ -114,6 +132,9 @@ public final class Main {
       return command.run(options, context);
     } catch (InvalidOptionException e) {
       return usageError(program, e);
+    } catch (IndexBusyException e) {
+      err.println("error: " + name + ": " + e.getMessage());
+      return ExitCode.BUSY;
     } catch (RekeyException e) {
       LOG.debug("{} failed", name, e);
       err.println("error: " + name + ": " + e.getMessage());
@@ -161,7 +182,21 @@ public final class Main {
     declared.addAll(CommonOptions.declared());
     List<OptionDef<?>> inFile = new ArrayList<>(command.options());
     inFile.addAll(CommonOptions.declaredInFiles());
-    return command.typed(OptionValues.fromFile(file, commandName, inFile).validate(declared));
+    return command.typed(
+        command.expand(OptionValues.fromFile(file, commandName, inFile)).validate(declared));
+  }
+
+  private String indexUsage() {
+    StringBuilder usage = new StringBuilder();
+    usage.append("Usage: ").append(PROGRAM).append(" index SUBCOMMAND --def FILE [OPTIONS]\n\n");
+    usage.append("Build and maintain secondary index tables.\n\nSubcommands:\n");
+    for (Command<?> c : commands.values()) {
+      if (c.name().startsWith(INDEX + " ")) {
+        usage.append(
+            String.format("  %-10s %s%n", c.name().substring(INDEX.length() + 1), c.summary()));
+      }
+    }
+    return usage.toString();
   }
 
   private String rootUsage() {
@@ -169,7 +204,7 @@ public final class Main {
     usage.append("Usage: ").append(PROGRAM).append(" COMMAND [OPTIONS]\n\n");
     usage.append("Audit, re-key, index and verify HBase tables.\n\nCommands:\n");
     for (Command<?> c : commands.values()) {
-      usage.append(String.format("  %-10s %s%n", c.name(), c.summary()));
+      usage.append(String.format("  %-15s %s%n", c.name(), c.summary()));
     }
     usage.append("\nRun '").append(PROGRAM).append(" COMMAND --help' for a command's options.\n");
     return usage.toString();

@@ -18,7 +18,10 @@ import org.slf4j.LoggerFactory;
 public final class BulkLoader {
   private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
 
-  private static final int ATTEMPTS = 4;
+  /** How many times to try a bulk load before giving up (the files stay for a rerun). */
+  public static final String ATTEMPTS_KEY = "rekey.bulkload.attempts";
+
+  private static final int DEFAULT_ATTEMPTS = 4;
   private static final long RETRY_WAIT_MS = 3_000;
 
   private BulkLoader() {}
@@ -42,11 +45,12 @@ public final class BulkLoader {
         "hbase.mapreduce.bulkload.max.hfiles.perRegion.perFamily",
         Math.max(32, maxFilesPerRegionPerFamily));
     c.setInt("hbase.bulkload.retries.number", c.getInt("hbase.bulkload.retries.number", 10));
+    int attempts = Math.max(1, c.getInt(ATTEMPTS_KEY, DEFAULT_ATTEMPTS));
     IOException last = null;
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    for (int attempt = 1; attempt <= attempts; attempt++) {
       try {
         LOG.info(
-            "rekey: bulk loading {} into {} (attempt {} of {})", dir, table, attempt, ATTEMPTS);
+            "rekey: bulk loading {} into {} (attempt {} of {})", dir, table, attempt, attempts);
         BulkLoadHFiles.create(c).bulkLoad(table, dir);
         return;
       } catch (IOException e) {
@@ -54,7 +58,7 @@ public final class BulkLoader {
         // files already loaded were moved out of dir, so trying again loads only the rest.
         last = e;
         LOG.warn("rekey: bulk load attempt {} failed: {}", attempt, e.getMessage());
-        if (attempt < ATTEMPTS) {
+        if (attempt < attempts) {
           sleep(RETRY_WAIT_MS * attempt);
         }
       }
@@ -65,8 +69,8 @@ public final class BulkLoader {
             + " into "
             + table
             + " failed "
-            + ATTEMPTS
-            + " times: "
+            + attempts
+            + " time(s): "
             + last.getMessage()
             + "; the HFiles that were not loaded are still in "
             + dir

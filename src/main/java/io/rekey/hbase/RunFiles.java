@@ -1,13 +1,20 @@
 package io.rekey.hbase;
 
 import io.rekey.RekeyException;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HConstants;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The layout of a run directory, on the cluster's filesystem:
@@ -23,6 +30,8 @@ import org.apache.hadoop.hbase.HConstants;
  * replaces, never adds to, what an earlier attempt left.
  */
 public final class RunFiles {
+  private static final Logger LOG = LoggerFactory.getLogger(RunFiles.class);
+
   private RunFiles() {}
 
   /**
@@ -82,5 +91,64 @@ public final class RunFiles {
     if (!fs.rename(from, to)) {
       throw new IOException("cannot rename " + from + " to " + to);
     }
+  }
+
+  /**
+   * The counts line each map task left ({@code RUN/map/stats-N}).
+   *
+   * @throws RekeyException when not every input partition left its counts
+   */
+  public static List<String> partitionCounts(Configuration conf, Path run, int partitions)
+      throws IOException {
+    Path map = map(run);
+    FileSystem fs = map.getFileSystem(conf);
+    List<String> lines = new ArrayList<>();
+    for (FileStatus f : fs.listStatus(map, p -> p.getName().startsWith("stats-"))) {
+      try (BufferedReader in =
+          new BufferedReader(new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
+        lines.add(in.readLine());
+      }
+    }
+    if (lines.size() != partitions) {
+      throw new RekeyException(
+          "the map stage left counts for "
+              + lines.size()
+              + " of "
+              + partitions
+              + " input partitions in "
+              + map
+              + "; nothing was loaded. Run again");
+    }
+    return lines;
+  }
+
+  /** Where the rejected rows are, as a glob a person can list. */
+  public static String rejectsGlob(Path run) {
+    return new Path(map(run), "rejects-*.tsv").toString();
+  }
+
+  /** The first {@code limit} lines of the rejects files, or fewer; empty when unreadable. */
+  public static List<String> rejectExamples(Configuration conf, Path run, int limit) {
+    List<String> out = new ArrayList<>();
+    try {
+      Path map = map(run);
+      FileSystem fs = map.getFileSystem(conf);
+      for (FileStatus f : fs.listStatus(map, p -> p.getName().startsWith("rejects-"))) {
+        try (BufferedReader in =
+            new BufferedReader(
+                new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
+          String line;
+          while (out.size() < limit && (line = in.readLine()) != null) {
+            out.add(line);
+          }
+        }
+        if (out.size() >= limit) {
+          break;
+        }
+      }
+    } catch (IOException e) {
+      LOG.warn("cannot read reject examples in {}: {}", run, e.getMessage());
+    }
+    return out;
   }
 }

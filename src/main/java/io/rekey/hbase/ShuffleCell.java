@@ -43,6 +43,23 @@ public final class ShuffleCell {
     return key;
   }
 
+  /** The key of a put of {@code family:qualifier} at {@code ts} in {@code row}. */
+  public static byte[] putKey(byte[] row, byte[] family, byte[] qualifier, long ts) {
+    byte[] key = new byte[2 + row.length + 1 + family.length + qualifier.length + 9];
+    key[0] = (byte) (row.length >>> 8);
+    key[1] = (byte) row.length;
+    System.arraycopy(row, 0, key, 2, row.length);
+    int p = 2 + row.length;
+    key[p++] = (byte) family.length;
+    System.arraycopy(family, 0, key, p, family.length);
+    p += family.length;
+    System.arraycopy(qualifier, 0, key, p, qualifier.length);
+    p += qualifier.length;
+    Bytes.putLong(key, p, ts);
+    key[p + 8] = Cell.Type.Put.getCode();
+    return key;
+  }
+
   /** The value, prefixed with the old row when {@code oldRow} is not null. */
   public static byte[] value(Cell cell, byte[] oldRow) {
     if (oldRow == null) {

@@ -115,21 +115,26 @@ public final class TableAdmin {
     for (ColumnFamilyDescriptor f : source.getColumnFamilies()) {
       builder.setColumnFamily(ColumnFamilyDescriptorBuilder.copy(f));
     }
+    create(builder.build(), splits);
+  }
+
+  /** Creates a table, and its namespace when missing, pre-split at {@code splits}. */
+  public void create(TableDescriptor table, List<byte[]> splits) {
     try (Admin admin = connection.getAdmin()) {
-      String ns = target.getNamespaceAsString();
+      String ns = table.getTableName().getNamespaceAsString();
       try {
         admin.getNamespaceDescriptor(ns);
       } catch (NamespaceNotFoundException e) {
         admin.createNamespace(NamespaceDescriptor.create(ns).build());
       }
       if (splits.isEmpty()) {
-        admin.createTable(builder.build());
+        admin.createTable(table);
       } else {
-        admin.createTable(builder.build(), splits.toArray(new byte[0][]));
+        admin.createTable(table, splits.toArray(new byte[0][]));
       }
     } catch (IOException e) {
       throw new RekeyException(
-          "cannot create the target table " + target + ": " + e.getMessage(), e);
+          "cannot create the table " + table.getTableName() + ": " + e.getMessage(), e);
     }
   }
 

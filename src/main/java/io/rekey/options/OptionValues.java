@@ -57,6 +57,15 @@ public final class OptionValues {
    * takes several values separated by {@code ;}.
    */
   public static OptionValues fromFile(Path file, String command, List<OptionDef<?>> declared) {
+    return fromFile(file, command, declared, "conf");
+  }
+
+  /**
+   * The same for a file given by another option ({@code option}, which error messages name), such
+   * as an index definition's {@code --def}.
+   */
+  public static OptionValues fromFile(
+      Path file, String command, List<OptionDef<?>> declared, String option) {
     List<String> repeated = new ArrayList<>();
     // Properties keeps the last of two equal keys; a job file that says an option twice would
     // lose a value without a word, so repeated keys are refused.
@@ -76,14 +85,25 @@ public final class OptionValues {
       props.load(in);
     } catch (NoSuchFileException e) {
       throw new InvalidOptionException(
-          "--conf is '" + file + "' but that file does not exist; give the path of a job file");
+          "--"
+              + option
+              + " is '"
+              + file
+              + "' but that file does not exist; give the path of a job file");
     } catch (IOException | IllegalArgumentException e) {
       throw new InvalidOptionException(
-          "--conf is '" + file + "' but it cannot be read as a properties file: " + e.getMessage());
+          "--"
+              + option
+              + " is '"
+              + file
+              + "' but it cannot be read as a properties file: "
+              + e.getMessage());
     }
     if (!repeated.isEmpty()) {
       throw new InvalidOptionException(
-          "--conf is '"
+          "--"
+              + option
+              + " is '"
               + file
               + "' but it sets "
               + String.join(", ", repeated)
@@ -93,7 +113,9 @@ public final class OptionValues {
     String forCommand = props.getProperty(COMMAND_KEY);
     if (forCommand != null && !forCommand.trim().equals(command)) {
       throw new InvalidOptionException(
-          "--conf is '"
+          "--"
+              + option
+              + " is '"
               + file
               + "' but that file is for the '"
               + forCommand.trim()

@@ -1,22 +1,15 @@
 package io.rekey.rekey;
 
-import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.PartitionRecords;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.ShuffleCell;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
@@ -68,7 +61,6 @@ public final class CellMapper
   }
 
   private final class PartitionIterator implements Iterator<Tuple2<byte[], byte[]>> {
-    private final int partition;
     private final Iterator<Tuple2<ImmutableBytesWritable, Result>> rows;
     private final ArrayDeque<Tuple2<byte[], byte[]>> pending = new ArrayDeque<>();
     private long rowsRead;
@@ -77,13 +69,12 @@ public final class CellMapper
     private long cellsRejected;
     private byte[] lastRow;
     private boolean lastRowRejected;
-    private OutputStream rejects;
-    private Path rejectsTmp;
+    private final PartitionRecords records;
     private boolean finished;
 
     PartitionIterator(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
-      this.partition = partition;
       this.rows = rows;
+      this.records = new PartitionRecords(conf, runDir, partition);
     }
 
     @Override
@@ -125,7 +116,7 @@ public final class CellMapper
         cellsRejected += cells.length;
         if (!(sameRow && lastRowRejected)) {
           rowsRejected++;
-          reject(oldRow, r);
+          records.reject(r.reason().name(), r.detail(), oldRow);
         }
         lastRow = oldRow;
         lastRowRejected = true;
@@ -139,50 +130,12 @@ public final class CellMapper
       }
     }
 
-    private void reject(byte[] oldRow, KeyReject r) {
-      try {
-        if (rejects == null) {
-          rejectsTmp =
-              new Path(
-                  RunFiles.map(new Path(runDir)),
-                  ".rejects-" + partition + ".tmp-" + System.nanoTime());
-          rejects = rejectsTmp.getFileSystem(conf.get()).create(rejectsTmp, true);
-        }
-        String line =
-            r.reason()
-                + "\t"
-                + r.detail().replace('\t', ' ').replace('\n', ' ')
-                + "\t"
-                + Bytes.toStringBinary(oldRow)
-                + "\t"
-                + HexFormat.of().formatHex(oldRow)
-                + "\n";
-        rejects.write(line.getBytes(StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot write the rejects file in " + runDir, e);
-      }
-    }
-
     private void finish() {
       if (finished) {
         return;
       }
       finished = true;
-      try {
-        Path map = RunFiles.map(new Path(runDir));
-        FileSystem fs = map.getFileSystem(conf.get());
-        Path rejectsFile = new Path(map, "rejects-" + partition + ".tsv");
-        if (rejects != null) {
-          rejects.close();
-          RunFiles.replace(fs, rejectsTmp, rejectsFile);
-        } else if (fs.exists(rejectsFile)) {
-          fs.delete(rejectsFile, false);
-        }
-        MapStats stats = new MapStats(rowsRead, cellsRead, rowsRejected, cellsRejected, 0);
-        RunFiles.writeAtomically(conf.get(), new Path(map, "stats-" + partition), stats.toLine());
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot write the map stage's counts in " + runDir, e);
-      }
+      records.finish(new MapStats(rowsRead, cellsRead, rowsRejected, cellsRejected, 0).toLine());
     }
   }
 }

@@ -13,16 +13,11 @@ import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.WriteStats;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyResult;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
@@ -400,61 +395,22 @@ public final class RekeyJob {
   }
 
   private MapStats mapStats(int partitions) throws IOException {
-    Path map = RunFiles.map(runDir);
-    FileSystem fs = map.getFileSystem(conf);
     MapStats total = MapStats.ZERO;
-    int found = 0;
-    for (FileStatus f : fs.listStatus(map, p -> p.getName().startsWith("stats-"))) {
-      try (BufferedReader in =
-          new BufferedReader(new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
-        total = total.plus(MapStats.fromLine(in.readLine()));
-        found++;
-      }
-    }
-    if (found != partitions) {
-      throw new RekeyException(
-          "the map stage left counts for "
-              + found
-              + " of "
-              + partitions
-              + " input partitions in "
-              + map
-              + "; nothing was loaded. Run again");
+    for (String line : RunFiles.partitionCounts(conf, runDir, partitions)) {
+      total = total.plus(MapStats.fromLine(line));
     }
     return total;
   }
 
   private String rejectsGlob(MapStats stats) {
-    return stats == null || stats.rowsRejected() == 0
-        ? null
-        : new Path(RunFiles.map(runDir), "rejects-*.tsv").toString();
+    return stats == null || stats.rowsRejected() == 0 ? null : RunFiles.rejectsGlob(runDir);
   }
 
   private List<String> rejectExamples(MapStats stats) {
-    List<String> out = new ArrayList<>();
     if (stats == null || stats.rowsRejected() == 0) {
-      return out;
+      return List.of();
     }
-    try {
-      Path map = RunFiles.map(runDir);
-      FileSystem fs = map.getFileSystem(conf);
-      for (FileStatus f : fs.listStatus(map, p -> p.getName().startsWith("rejects-"))) {
-        try (BufferedReader in =
-            new BufferedReader(
-                new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
-          String line;
-          while (out.size() < REJECT_EXAMPLES && (line = in.readLine()) != null) {
-            out.add(line);
-          }
-        }
-        if (out.size() >= REJECT_EXAMPLES) {
-          break;
-        }
-      }
-    } catch (IOException e) {
-      LOG.warn("rekey: cannot read reject examples: {}", e.getMessage());
-    }
-    return out;
+    return RunFiles.rejectExamples(conf, runDir, REJECT_EXAMPLES);
   }
 
   private String fingerprint() {

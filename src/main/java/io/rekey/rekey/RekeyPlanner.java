@@ -2,6 +2,8 @@ package io.rekey.rekey;
 
 import io.rekey.RekeyException;
 import io.rekey.hbase.FamilySettings;
+import io.rekey.hbase.RegionPartitioner;
+import io.rekey.hbase.RowSampler;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.ColumnBinding;
@@ -24,10 +26,6 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
-import org.apache.hadoop.hbase.filter.FilterList;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
-import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
-import org.apache.hadoop.hbase.filter.RandomRowFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -97,7 +95,7 @@ public final class RekeyPlanner {
     int tasksPerRegion =
         options.tasksPerRegion() > 0
             ? options.tasksPerRegion()
-            : Math.max(1, Math.min(16, (2 * cores + regions - 1) / regions));
+            : RegionPartitioner.tasksPerRegion(cores, regions);
     List<KeyText> splitTexts = new ArrayList<>();
     for (byte[] s : splits) {
       splitTexts.add(KeyText.of(s));
@@ -181,54 +179,29 @@ public final class RekeyPlanner {
 
   /** New keys of a random sample of rows, for the split points of unsalted layouts. */
   private List<byte[]> sampleNewKeys(TableName table, KeyMapping mapping) {
-    long rows = estimateRows(table);
-    float chance = rows <= SPLIT_SAMPLE_ROWS ? 1f : (float) SPLIT_SAMPLE_ROWS / rows;
-    Scan scan = new Scan().setCaching(1000).setCacheBlocks(false);
+    Scan scan;
     if (mapping.source().columns().isEmpty()) {
-      scan.setFilter(
-          new FilterList(
-              new RandomRowFilter(chance), new FirstKeyOnlyFilter(), new KeyOnlyFilter()));
+      scan = RowSampler.keysOnly();
     } else {
+      scan = new Scan();
       for (ColumnBinding c : mapping.source().columns()) {
         scan.addColumn(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
       }
-      scan.setFilter(new RandomRowFilter(chance));
     }
     List<byte[]> keys = new ArrayList<>();
-    try (Table t = connection.getTable(table);
-        ResultScanner scanner = t.getScanner(scan)) {
-      for (Result r : scanner) {
-        try {
-          keys.add(mapping.map(r.getRow(), columns(r)));
-        } catch (KeyReject ignored) {
-          // A rejected row has no new key to split at; the job reports it.
-        }
-      }
-    } catch (IOException e) {
-      throw new RekeyException("cannot sample rows of " + table + ": " + e.getMessage(), e);
-    }
+    RowSampler.sample(
+        connection,
+        table,
+        scan,
+        SPLIT_SAMPLE_ROWS,
+        r -> {
+          try {
+            keys.add(mapping.map(r.getRow(), columns(r)));
+          } catch (KeyReject ignored) {
+            // A rejected row has no new key to split at; the job reports it.
+          }
+        });
     return keys;
-  }
-
-  private long estimateRows(TableName table) {
-    // A key-only count (stopping at 1M rows) is enough to choose the sampling rate: past a
-    // million rows the rate is small either way.
-    Scan scan =
-        new Scan()
-            .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
-            .setCaching(10_000)
-            .setCacheBlocks(false)
-            .setLimit(1_000_000);
-    long n = 0;
-    try (Table t = connection.getTable(table);
-        ResultScanner scanner = t.getScanner(scan)) {
-      while (scanner.next() != null) {
-        n++;
-      }
-    } catch (IOException e) {
-      throw new RekeyException("cannot count rows of " + table + ": " + e.getMessage(), e);
-    }
-    return n;
   }
 
   private static ColumnValues columns(Result r) {

@@ -2,6 +2,7 @@ package io.rekey.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.index.IndexDefinition;
 import io.rekey.options.OptionValues;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -34,6 +35,26 @@ class ConfFilesTest {
   }
 
   @Test
+  void everyIndexDefinitionValidates() throws Exception {
+    List<Path> files;
+    try (Stream<Path> s = Files.list(CONF.resolve("indexes"))) {
+      files = s.filter(p -> p.toString().endsWith(".properties")).sorted().toList();
+    }
+    assertThat(files).isNotEmpty();
+    for (Path file : files) {
+      OptionValues values =
+          IndexDefinition.withDefinitionFile(OptionValues.empty().with("def", file.toString()));
+      IndexDefinition d = IndexDefinition.from(values.validate(IndexDefinition.declaredWithFile()));
+      assertThat(d.indexTable()).as(file.toString()).isNotNull();
+    }
+    Main main = new Main(System.out, System.err, Map.of());
+    assertThat(
+            main.checkJobFile(
+                "index build", CONF.resolve("indexes/demo-messages-by-sender.properties")))
+        .isNotNull();
+  }
+
+  @Test
   void loggingConfigurationIsThere() throws Exception {
     Properties props = load(CONF.resolve("log4j2.properties"));
     assertThat(props.getProperty("rootLogger.level")).isEqualTo("warn");
@@ -49,8 +70,12 @@ class ConfFilesTest {
                   assertThat(
                           p.toString().endsWith(".properties")
                               && (p.getParent().equals(CONF)
-                                  || p.getParent().equals(CONF.resolve("jobs"))))
-                      .as("%s: conf/ holds log4j2.properties and conf/jobs/*.properties", p)
+                                  || p.getParent().equals(CONF.resolve("jobs"))
+                                  || p.getParent().equals(CONF.resolve("indexes"))))
+                      .as(
+                          "%s: conf/ holds log4j2.properties, conf/jobs/*.properties and"
+                              + " conf/indexes/*.properties",
+                          p)
                       .isTrue());
     }
   }

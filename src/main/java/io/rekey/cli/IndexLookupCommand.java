@@ -1,0 +1,54 @@
+package io.rekey.cli;
+
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.index.IndexDefinition;
+import io.rekey.index.IndexLookup;
+import io.rekey.index.IndexLookupOptions;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import io.rekey.report.IndexText;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Connection;
+
+/**
+ * {@code index lookup}: one value's entries, newest first, with their source rows. With {@code
+ * --check-source} it exits 1 when the source holds another number of rows with the value.
+ */
+final class IndexLookupCommand implements Command<IndexLookupOptions> {
+  @Override
+  public String name() {
+    return "index lookup";
+  }
+
+  @Override
+  public String summary() {
+    return "read one value's entries newest first and fetch their source rows (no Spark)";
+  }
+
+  @Override
+  public List<OptionDef<?>> options() {
+    return IndexLookupOptions.declared();
+  }
+
+  @Override
+  public OptionValues expand(OptionValues given) {
+    return IndexDefinition.withDefinitionFile(given);
+  }
+
+  @Override
+  public IndexLookupOptions typed(OptionValues values) {
+    return IndexLookupOptions.from(values);
+  }
+
+  @Override
+  public ExitCode run(IndexLookupOptions o, CommandContext context) throws Exception {
+    try (Connection connection = HBaseConnections.open(context.hbase())) {
+      IndexLookup.Result result =
+          new IndexLookup(connection, o.definition())
+              .lookup(o.value(), o.from(), o.to(), o.limit(), o.checkSource());
+      context.emit(IndexText.lookup(result), result);
+      boolean differs = result.sourceRows() != null && result.sourceRows() != result.entries();
+      return differs ? ExitCode.FAILED : ExitCode.OK;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+package io.rekey.cli;
+
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.SparkSessions;
+import io.rekey.index.IndexDefinition;
+import io.rekey.index.IndexJob;
+import io.rekey.index.IndexRunOptions;
+import io.rekey.index.IndexRunResult;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import io.rekey.report.IndexText;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * {@code index build} and {@code index update}: write index entries through HFiles and bulk load.
+ */
+final class IndexRunCommand implements Command<IndexRunOptions> {
+  private final boolean update;
+
+  IndexRunCommand(boolean update) {
+    this.update = update;
+  }
+
+  @Override
+  public String name() {
+    return update ? "index update" : "index build";
+  }
+
+  @Override
+  public String summary() {
+    return update
+        ? "index the source cells written since the last run (for schedules)"
+        : "build a secondary index table in full through HFiles and bulk load";
+  }
+
+  @Override
+  public List<OptionDef<?>> options() {
+    return update ? IndexRunOptions.declaredForUpdate() : IndexRunOptions.declaredForBuild();
+  }
+
+  @Override
+  public OptionValues expand(OptionValues given) {
+    return IndexDefinition.withDefinitionFile(given);
+  }
+
+  @Override
+  public IndexRunOptions typed(OptionValues values) {
+    return update ? IndexRunOptions.forUpdate(values) : IndexRunOptions.forBuild(values);
+  }
+
+  @Override
+  public ExitCode run(IndexRunOptions options, CommandContext context) throws Exception {
+    Configuration conf = context.hbase().toConfiguration();
+    try (Connection connection = HBaseConnections.open(context.hbase())) {
+      JavaSparkContext sc =
+          JavaSparkContext.fromSparkContext(
+              SparkSessions.getOrCreate("hbase-rekey " + name()).sparkContext());
+      IndexRunResult result =
+          update
+              ? IndexJob.update(sc, connection, conf, options).execute()
+              : IndexJob.build(sc, connection, conf, options).execute();
+      context.emit(IndexText.run(result), result);
+      return ExitCode.OK;
+    }
+  }
+}

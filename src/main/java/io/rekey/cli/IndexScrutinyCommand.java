@@ -1,0 +1,65 @@
+package io.rekey.cli;
+
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.SparkSessions;
+import io.rekey.index.IndexDefinition;
+import io.rekey.index.IndexScrutinyJob;
+import io.rekey.index.IndexScrutinyOptions;
+import io.rekey.index.IndexScrutinyResult;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import io.rekey.report.IndexText;
+import java.util.List;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * {@code index scrutiny}: compare an index with its source both ways; exits 1 when they differ and
+ * nothing was repaired.
+ */
+final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
+  @Override
+  public String name() {
+    return "index scrutiny";
+  }
+
+  @Override
+  public String summary() {
+    return "find missing, invalid and orphan index entries; --repair fixes them";
+  }
+
+  @Override
+  public List<OptionDef<?>> options() {
+    return IndexScrutinyOptions.declared();
+  }
+
+  @Override
+  public OptionValues expand(OptionValues given) {
+    return IndexDefinition.withDefinitionFile(given);
+  }
+
+  @Override
+  public IndexScrutinyOptions typed(OptionValues values) {
+    return IndexScrutinyOptions.from(values);
+  }
+
+  @Override
+  public ExitCode run(IndexScrutinyOptions o, CommandContext context) throws Exception {
+    try (Connection connection = HBaseConnections.open(context.hbase())) {
+      JavaSparkContext sc =
+          JavaSparkContext.fromSparkContext(
+              SparkSessions.getOrCreate("hbase-rekey index scrutiny").sparkContext());
+      IndexScrutinyResult result =
+          new IndexScrutinyJob(
+                  sc,
+                  connection,
+                  context.hbase().toConfiguration(),
+                  o.definition(),
+                  o.liveScan(),
+                  o.staging())
+              .execute(o.repair(), o.samples(), o.breakLock());
+      context.emit(IndexText.scrutiny(result), result);
+      return result.clean() || result.repaired() ? ExitCode.OK : ExitCode.FAILED;
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package io.rekey.hbase;
+
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One read of a table for one job, live or through a snapshot taken for it; closing it deletes the
+ * snapshot and its restore directory. Jobs that keep their snapshot across reruns (rekey) manage it
+ * themselves.
+ */
+public final class TableRead implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(TableRead.class);
+
+  private final Connection connection;
+  private final Configuration conf;
+  private final JavaPairRDD<ImmutableBytesWritable, Result> rows;
+  private final String snapshot;
+  private final Path restore;
+
+  private TableRead(
+      Connection connection,
+      Configuration conf,
+      JavaPairRDD<ImmutableBytesWritable, Result> rows,
+      String snapshot,
+      Path restore) {
+    this.connection = connection;
+    this.conf = conf;
+    this.rows = rows;
+    this.snapshot = snapshot;
+    this.restore = restore;
+  }
+
+  /**
+   * @param purpose names the snapshot ({@code purpose-TABLE-millis})
+   * @param staging the staging directory the snapshot is restored under
+   */
+  public static TableRead open(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      TableName table,
+      Scan scan,
+      boolean liveScan,
+      Path staging,
+      String purpose) {
+    if (liveScan) {
+      return new TableRead(connection, conf, SourceReader.live(sc, conf, table, scan), null, null);
+    }
+    String snapshot =
+        purpose
+            + "-"
+            + table.getNameAsString().replace(':', '_')
+            + "-"
+            + System.currentTimeMillis();
+    new TableAdmin(connection).snapshot(table, snapshot);
+    Path restore = new Path(staging, "restore-" + snapshot);
+    return new TableRead(
+        connection,
+        conf,
+        SourceReader.fromSnapshot(
+            sc, conf, snapshot, restore, scan, SourceReader.readTasks(sc.defaultParallelism())),
+        snapshot,
+        restore);
+  }
+
+  public JavaPairRDD<ImmutableBytesWritable, Result> rows() {
+    return rows;
+  }
+
+  @Override
+  public void close() {
+    if (snapshot == null) {
+      return;
+    }
+    new TableAdmin(connection).deleteSnapshot(snapshot);
+    try {
+      restore.getFileSystem(conf).delete(restore, true);
+    } catch (IOException e) {
+      LOG.warn("could not delete {}: {}", restore, e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,275 @@
+package io.rekey.index;
+
+import io.rekey.hbase.TableInspector;
+import io.rekey.keys.LayoutException;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * What a secondary index is: the source table, the indexed value (a column, or a field of the
+ * source key), the index key layout, the columns copied into each entry, and where entries and the
+ * index's state live. Every index command takes the same definition, from a {@code --def} file or
+ * the command line.
+ *
+ * @param column the indexed column, or null when the value is a source key field
+ * @param field the source key field indexed, or null when the value is a column
+ * @param covered columns copied into every entry, so common reads need no second read
+ * @param allVersions one entry per version of the indexed cell instead of per row
+ * @param rejectMissing rows without the indexed value go to the rejects file instead of being
+ *     counted as skipped
+ * @param safetyLagMillis incremental runs index cells older than now minus this, so writes still in
+ *     flight (client clocks, slow writers) are not missed
+ */
+public record IndexDefinition(
+    String sourceName,
+    IndexKey key,
+    Column column,
+    String field,
+    List<Column> covered,
+    String indexTableName,
+    String family,
+    boolean allVersions,
+    boolean rejectMissing,
+    int regions,
+    String stateTableName,
+    long safetyLagMillis)
+    implements Serializable {
+
+  /** A column, {@code family:qualifier}. */
+  public record Column(String family, String qualifier) implements Serializable {
+    @Override
+    public String toString() {
+      return family + ":" + qualifier;
+    }
+
+    static Column parse(String option, String text) {
+      int colon = text.indexOf(':');
+      if (colon <= 0 || colon == text.length() - 1) {
+        throw InvalidOptionException.of(option, text, "must be FAMILY:QUALIFIER, e.g. m:sender");
+      }
+      return new Column(text.substring(0, colon).trim(), text.substring(colon + 1).trim());
+    }
+  }
+
+  /** Whether rows without the indexed value are rejected (else skipped and counted). */
+  public enum MissingValue {
+    SKIP,
+    REJECT
+  }
+
+  public static final OptionDef<String> SOURCE =
+      OptionDef.text("source", "NS:TABLE", "the table to index").required();
+  public static final OptionDef<String> SOURCE_KEY =
+      OptionDef.text(
+              "source-key",
+              "SPEC",
+              "how the source row key is made, when the index key uses its fields (default: the"
+                  + " whole key)")
+          .withDefault("key");
+  public static final OptionDef<String> COLUMN =
+      OptionDef.text("column", "FAMILY:QUALIFIER", "the indexed column, e.g. m:sender");
+  public static final OptionDef<String> FIELD =
+      OptionDef.text("field", "NAME", "index a field of --source-key instead of a column");
+  public static final OptionDef<String> INDEX_KEY =
+      OptionDef.text(
+              "index-key",
+              "SPEC",
+              "the index row key: value (the indexed value), ts (its cell's timestamp), key (the"
+                  + " source key), source key fields, salt/hash parts")
+          .withDefault(IndexKey.DEFAULT_LAYOUT);
+  public static final OptionDef<String> COVERED =
+      OptionDef.text(
+              "covered",
+              "FAMILY:QUALIFIER",
+              "a column copied into every entry, so reads need not go back to the source;"
+                  + " repeatable")
+          .repeatable();
+  public static final OptionDef<String> INDEX_TABLE =
+      OptionDef.text("index-table", "NS:TABLE", "the index table (created pre-split when missing)")
+          .required();
+  public static final OptionDef<String> INDEX_FAMILY =
+      OptionDef.text("index-family", "NAME", "the index table's family").withDefault("i");
+  public static final OptionDef<Boolean> ALL_VERSIONS =
+      OptionDef.flag(
+          "all-versions", "one entry per version of the indexed cell (default: per row, newest)");
+  public static final OptionDef<MissingValue> MISSING_VALUE =
+      OptionDef.choice(
+          "missing-value",
+          "rows without the indexed value: counted and skipped, or written to the rejects file",
+          MissingValue.class,
+          MissingValue.SKIP);
+  public static final OptionDef<Long> MAX_KEY_LENGTH =
+      OptionDef.number(
+              "max-key-length",
+              "BYTES",
+              "entries whose key would be longer are rejected with the reason",
+              16,
+              32_767)
+          .withDefault(1024L);
+  public static final OptionDef<Long> REGIONS =
+      OptionDef.number(
+              "regions",
+              "N",
+              "regions of a new index table whose key does not start with a salt",
+              1,
+              65_536)
+          .withDefault(16L);
+  public static final OptionDef<String> STATE_TABLE =
+      OptionDef.text(
+              "state-table",
+              "NS:TABLE",
+              "where the watermark, the lock and the run history of indexes live")
+          .withDefault("rekey_index_state");
+  public static final OptionDef<Long> SAFETY_LAG =
+      OptionDef.number(
+              "safety-lag",
+              "SECONDS",
+              "incremental runs stop this far before now, so cells still being written are not"
+                  + " missed",
+              0,
+              7L * 24 * 3600)
+          .withDefault(60L);
+
+  public static final OptionDef<java.nio.file.Path> DEF =
+      OptionDef.path(
+          "def",
+          "FILE",
+          "the index definition: key = value lines with the options below; the command line wins");
+
+  /** The definition's options and {@code --def}, as every index command declares them. */
+  public static List<OptionDef<?>> declaredWithFile() {
+    List<OptionDef<?>> out = new ArrayList<>();
+    out.add(DEF);
+    out.addAll(declared());
+    return out;
+  }
+
+  /** {@code given} over the values of its {@code --def} file, if it names one. */
+  public static OptionValues withDefinitionFile(OptionValues given) {
+    java.nio.file.Path file = given.get(DEF);
+    if (file == null) {
+      return given;
+    }
+    return given.over(OptionValues.fromFile(file, "index", declared(), DEF.name()));
+  }
+
+  /** Every option of a definition, in usage order. */
+  public static List<OptionDef<?>> declared() {
+    return List.of(
+        SOURCE,
+        SOURCE_KEY,
+        COLUMN,
+        FIELD,
+        INDEX_KEY,
+        COVERED,
+        INDEX_TABLE,
+        INDEX_FAMILY,
+        ALL_VERSIONS,
+        MISSING_VALUE,
+        MAX_KEY_LENGTH,
+        REGIONS,
+        STATE_TABLE,
+        SAFETY_LAG);
+  }
+
+  /**
+   * Builds and checks a definition.
+   *
+   * @throws InvalidOptionException naming the option, the value and the fix
+   */
+  public static IndexDefinition from(OptionValues values) {
+    TableName source = TableInspector.tableName(SOURCE.name(), values.get(SOURCE));
+    TableName index = TableInspector.tableName(INDEX_TABLE.name(), values.get(INDEX_TABLE));
+    if (source.equals(index)) {
+      throw InvalidOptionException.of(
+          INDEX_TABLE.name(),
+          values.get(INDEX_TABLE),
+          "is the source table; name a table of its own");
+    }
+    TableName state = TableInspector.tableName(STATE_TABLE.name(), values.get(STATE_TABLE));
+    String columnText = values.get(COLUMN);
+    String field = values.get(FIELD);
+    if ((columnText == null) == (field == null)) {
+      throw new InvalidOptionException(
+          columnText == null
+              ? "the index needs a value: give --column FAMILY:QUALIFIER (e.g. m:sender) or --field"
+                  + " NAME (a field of --source-key)"
+              : "--column and --field are both given; an index has one value, choose one");
+    }
+    IndexKey key;
+    try {
+      key =
+          IndexKey.parse(
+              values.get(SOURCE_KEY), values.get(INDEX_KEY), values.get(MAX_KEY_LENGTH).intValue());
+    } catch (LayoutException e) {
+      boolean sourceSide = e.getMessage().startsWith("source key");
+      throw InvalidOptionException.of(
+          sourceSide ? SOURCE_KEY.name() : INDEX_KEY.name(),
+          sourceSide ? values.get(SOURCE_KEY) : values.get(INDEX_KEY),
+          "cannot be used: " + e.getMessage());
+    }
+    if (field != null && (!key.source().fields().containsKey(field) || field.equals("key"))) {
+      throw InvalidOptionException.of(
+          FIELD.name(),
+          field,
+          "is not a field of --source-key '"
+              + values.get(SOURCE_KEY)
+              + "'; its fields are "
+              + key.source().fields().keySet());
+    }
+    List<Column> covered = new ArrayList<>();
+    for (String c : values.getAll(COVERED)) {
+      covered.add(Column.parse(COVERED.name(), c));
+    }
+    String family = values.get(INDEX_FAMILY).trim();
+    if (family.isEmpty() || family.contains(":")) {
+      throw InvalidOptionException.of(
+          INDEX_FAMILY.name(), family, "must be a family name (letters, digits, no ':')");
+    }
+    return new IndexDefinition(
+        source.getNameAsString(),
+        key,
+        columnText == null ? null : Column.parse(COLUMN.name(), columnText),
+        field,
+        List.copyOf(covered),
+        index.getNameAsString(),
+        family,
+        values.get(ALL_VERSIONS),
+        values.get(MISSING_VALUE) == MissingValue.REJECT,
+        values.get(REGIONS).intValue(),
+        state.getNameAsString(),
+        values.get(SAFETY_LAG) * 1000);
+  }
+
+  // Table names travel as text: HBase's TableName is not serializable, and Spark ships this.
+
+  public TableName source() {
+    return TableName.valueOf(sourceName);
+  }
+
+  public TableName indexTable() {
+    return TableName.valueOf(indexTableName);
+  }
+
+  public TableName stateTable() {
+    return TableName.valueOf(stateTableName);
+  }
+
+  /** What the index is on, for people: {@code m:sender} or {@code field sender}. */
+  public String valueName() {
+    return column != null ? column.toString() : "field " + field;
+  }
+
+  /** The entry's marker cell qualifier: every entry has it, covered columns or not. */
+  public static final String MARKER = "_";
+
+  /** The qualifier a covered column gets in an entry: {@code family:qualifier}. */
+  public static String coveredQualifier(Column c) {
+    return c.family() + ":" + c.qualifier();
+  }
+}

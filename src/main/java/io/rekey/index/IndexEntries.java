@@ -1,0 +1,142 @@
+package io.rekey.index;
+
+import io.rekey.index.IndexDefinition.Column;
+import io.rekey.keys.ColumnBinding;
+import io.rekey.keys.FieldValue;
+import io.rekey.keys.KeyReject;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * What a source row gives an index: the entries (one for the newest indexed cell, or one per
+ * version), and the cells each entry holds: a marker cell, so every entry is a row even without
+ * covered columns, and the covered columns, all at the indexed cell's timestamp, so rewriting an
+ * entry writes the same cells again.
+ */
+public final class IndexEntries implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final byte[] EMPTY = new byte[0];
+
+  private final IndexDefinition definition;
+  private final byte[] family;
+  private final byte[] marker;
+
+  public IndexEntries(IndexDefinition definition) {
+    this.definition = definition;
+    this.family = Bytes.toBytes(definition.family());
+    this.marker = Bytes.toBytes(IndexDefinition.MARKER);
+  }
+
+  /** One entry: its index row key, the indexed cell's timestamp and the source row. */
+  public record Entry(byte[] key, long ts, byte[] sourceKey) {}
+
+  /** One cell of an entry, in the index family. */
+  public record EntryCell(byte[] qualifier, byte[] value) {}
+
+  /**
+   * The entries of a row; empty when the row has no indexed value.
+   *
+   * @throws KeyReject when an entry's key cannot be made (reason and detail for the rejects file)
+   */
+  public List<Entry> entries(Result row) throws KeyReject {
+    byte[] sourceKey = row.getRow();
+    List<Entry> out = new ArrayList<>(1);
+    if (definition.column() != null) {
+      List<Cell> cells =
+          row.getColumnCells(
+              Bytes.toBytes(definition.column().family()),
+              Bytes.toBytes(definition.column().qualifier()));
+      for (Cell c : cells) {
+        out.add(entry(sourceKey, row, CellUtil.cloneValue(c), c.getTimestamp()));
+        if (!definition.allVersions()) {
+          break;
+        }
+      }
+      return out;
+    }
+    if (row.isEmpty()) {
+      return out;
+    }
+    FieldValue v = definition.key().source().decodeField(sourceKey, definition.field());
+    byte[] value =
+        v instanceof FieldValue.BytesValue b
+            ? b.bytes()
+            : v.printable().getBytes(StandardCharsets.US_ASCII);
+    long newest = Long.MIN_VALUE;
+    for (Cell c : row.rawCells()) {
+      newest = Math.max(newest, c.getTimestamp());
+    }
+    out.add(entry(sourceKey, row, value, newest));
+    return out;
+  }
+
+  private Entry entry(byte[] sourceKey, Result row, byte[] value, long ts) throws KeyReject {
+    byte[] key =
+        definition
+            .key()
+            .entryKey(
+                sourceKey, (f, q) -> row.getValue(Bytes.toBytes(f), Bytes.toBytes(q)), value, ts);
+    return new Entry(key, ts, sourceKey);
+  }
+
+  /** The cells an entry holds: the marker, then each covered column the row has. */
+  public List<EntryCell> cells(Result row) {
+    List<EntryCell> out = new ArrayList<>(1 + definition.covered().size());
+    out.add(new EntryCell(marker, EMPTY));
+    for (Column c : definition.covered()) {
+      Cell cell = row.getColumnLatestCell(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
+      if (cell != null) {
+        out.add(
+            new EntryCell(
+                Bytes.toBytes(IndexDefinition.coveredQualifier(c)), CellUtil.cloneValue(cell)));
+      }
+    }
+    return out;
+  }
+
+  /** The covered columns {@code row} does not hold (a time-window read may lack them). */
+  public List<Column> missingCovered(Result row) {
+    List<Column> out = new ArrayList<>();
+    for (Column c : definition.covered()) {
+      if (!row.containsColumn(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()))) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Limits a scan to the columns the index needs (the indexed column, the covered ones, the ones
+   * the source key binds); an index on a key field with none of those reads whole rows.
+   */
+  public Scan restrict(Scan scan) {
+    List<Column> columns = new ArrayList<>();
+    if (definition.column() != null) {
+      columns.add(definition.column());
+    }
+    columns.addAll(definition.covered());
+    for (ColumnBinding b : definition.key().source().columns()) {
+      columns.add(new Column(b.family(), b.qualifier()));
+    }
+    for (Column c : columns) {
+      scan.addColumn(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
+    }
+    if (definition.allVersions()) {
+      scan.readAllVersions();
+    } else {
+      scan.readVersions(1);
+    }
+    return scan;
+  }
+
+  public byte[] family() {
+    return family.clone();
+  }
+}

@@ -1,0 +1,205 @@
+package io.rekey.index;
+
+import io.rekey.hbase.PartitionRecords;
+import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.hbase.ShuffleCell;
+import io.rekey.index.IndexDefinition.Column;
+import io.rekey.keys.KeyReject;
+import io.rekey.keys.RejectReason;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.spark.api.java.function.Function2;
+import scala.Tuple2;
+
+/**
+ * The entry stage: every source row becomes its index entries' cells, as {@link ShuffleCell} pairs
+ * for the HFile writer. Rows without the indexed value are counted (or rejected, when the
+ * definition says so); rows whose entry key cannot be made go to the partition's rejects file. An
+ * incremental run reads only a time window, so a row whose indexed cell changed may come without
+ * its covered columns: those are fetched from the source, a batch of rows at a time.
+ */
+public final class IndexEntryStage
+    implements Function2<
+        Integer,
+        Iterator<Tuple2<ImmutableBytesWritable, Result>>,
+        Iterator<Tuple2<byte[], byte[]>>> {
+  private static final long serialVersionUID = 1L;
+  private static final int FETCH_BATCH = 256;
+
+  private final IndexDefinition definition;
+  private final boolean window;
+  private final String runDir;
+  private final ShippedConfiguration conf;
+
+  /**
+   * @param window the rows come from a time-window read (an incremental run): fetch missing covered
+   *     columns, and count rows without an indexed cell as skipped whatever the definition says
+   *     about missing values
+   */
+  public IndexEntryStage(
+      IndexDefinition definition, boolean window, String runDir, ShippedConfiguration conf) {
+    this.definition = definition;
+    this.window = window;
+    this.runDir = runDir;
+    this.conf = conf;
+  }
+
+  @Override
+  public Iterator<Tuple2<byte[], byte[]>> call(
+      Integer partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+    return new Entries(partition, rows);
+  }
+
+  private final class Entries implements Iterator<Tuple2<byte[], byte[]>> {
+    private final Iterator<Tuple2<ImmutableBytesWritable, Result>> rows;
+    private final IndexEntries entries = new IndexEntries(definition);
+    private final byte[] family = Bytes.toBytes(definition.family());
+    private final PartitionRecords records;
+    private final ArrayDeque<Tuple2<byte[], byte[]>> pending = new ArrayDeque<>();
+    private IndexStats stats = IndexStats.ZERO;
+    private Connection connection;
+    private boolean finished;
+
+    Entries(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+      this.rows = rows;
+      this.records = new PartitionRecords(conf, runDir, partition);
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (pending.isEmpty()) {
+        if (!rows.hasNext()) {
+          finish();
+          return false;
+        }
+        nextBatch();
+      }
+      return true;
+    }
+
+    @Override
+    public Tuple2<byte[], byte[]> next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      return pending.poll();
+    }
+
+    private void nextBatch() {
+      List<Result> batch = new ArrayList<>(FETCH_BATCH);
+      List<List<IndexEntries.Entry>> made = new ArrayList<>(FETCH_BATCH);
+      List<Result> needCovered = new ArrayList<>();
+      while (batch.size() < FETCH_BATCH && rows.hasNext()) {
+        Result row = rows.next()._2();
+        long indexed = 0;
+        long withoutValue = 0;
+        long rejected = 0;
+        List<IndexEntries.Entry> e;
+        try {
+          e = entries.entries(row);
+        } catch (KeyReject r) {
+          records.reject(r.reason().name(), r.detail(), row.getRow());
+          e = List.of();
+          rejected = 1;
+        }
+        if (rejected == 0 && e.isEmpty()) {
+          if (definition.rejectMissing() && !window) {
+            records.reject(
+                RejectReason.FIELD_MISSING.name(),
+                "the row has no " + definition.valueName(),
+                row.getRow());
+            rejected = 1;
+          } else {
+            withoutValue = 1;
+          }
+        } else if (!e.isEmpty()) {
+          indexed = 1;
+          if (window && !entries.missingCovered(row).isEmpty()) {
+            needCovered.add(row);
+          }
+        }
+        stats = stats.plus(new IndexStats(1, indexed, e.size(), 0, withoutValue, rejected));
+        batch.add(row);
+        made.add(e);
+      }
+      Map<String, Result> fetched = fetchCovered(needCovered);
+      for (int i = 0; i < batch.size(); i++) {
+        if (made.get(i).isEmpty()) {
+          continue;
+        }
+        Result row = batch.get(i);
+        Result coveredFrom = fetched.getOrDefault(Bytes.toStringBinary(row.getRow()), row);
+        List<IndexEntries.EntryCell> cells = entries.cells(coveredFrom);
+        for (IndexEntries.Entry entry : made.get(i)) {
+          for (IndexEntries.EntryCell c : cells) {
+            pending.add(
+                new Tuple2<>(
+                    ShuffleCell.putKey(entry.key(), family, c.qualifier(), entry.ts()), c.value()));
+          }
+          stats = stats.plus(new IndexStats(0, 0, 0, cells.size(), 0, 0));
+        }
+      }
+    }
+
+    /** The covered columns of rows a window read gave without them, newest values. */
+    private Map<String, Result> fetchCovered(List<Result> rowsMissing) {
+      Map<String, Result> out = new HashMap<>();
+      if (rowsMissing.isEmpty()) {
+        return out;
+      }
+      List<Get> gets = new ArrayList<>(rowsMissing.size());
+      for (Result r : rowsMissing) {
+        Get g = new Get(r.getRow());
+        for (Column c : definition.covered()) {
+          g.addColumn(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
+        }
+        gets.add(g);
+      }
+      try {
+        if (connection == null) {
+          connection = ConnectionFactory.createConnection(conf.get());
+        }
+        try (Table t = connection.getTable(definition.source())) {
+          for (Result r : t.get(gets)) {
+            if (r != null && !r.isEmpty()) {
+              out.put(Bytes.toStringBinary(r.getRow()), r);
+            }
+          }
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(
+            "cannot read the covered columns of " + definition.source(), e);
+      }
+      return out;
+    }
+
+    private void finish() {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      records.finish(stats.toLine());
+      if (connection != null) {
+        try {
+          connection.close();
+        } catch (IOException ignored) {
+          // Closing a connection we only read through cannot lose anything.
+        }
+      }
+    }
+  }
+}

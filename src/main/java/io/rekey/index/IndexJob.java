@@ -1,0 +1,211 @@
+package io.rekey.index;
+
+import io.rekey.RekeyException;
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.TableRead;
+import io.rekey.report.Json;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds an index in full, or brings it up to date incrementally. Both take the index's lock, plan
+ * (check the source, create the index table pre-split when missing, find the window), run (make and
+ * write the entries as HFiles: {@link IndexLoad}) and commit (bulk load, then move the watermark
+ * and record the run in the state table). The watermark moves only after a successful load, so a
+ * failed run leaves it where it was and the next run indexes the same window again, which writes
+ * the same entries: harmless.
+ *
+ * <p>A build reads everything (a snapshot by default) and sets the watermark to its start minus the
+ * safety lag. An update reads only cells with timestamps in {@code [watermark, now - lag)}, through
+ * the scan's time range, so store files older than the watermark are skipped, not read.
+ */
+public final class IndexJob {
+  private static final Logger LOG = LoggerFactory.getLogger(IndexJob.class);
+
+  private final JavaSparkContext sc;
+  private final Connection connection;
+  private final Configuration conf;
+  private final IndexRunOptions options;
+  private final boolean update;
+  private final IndexDefinition definition;
+  private final IndexState state;
+  private final Map<String, Double> stageSeconds = new LinkedHashMap<>();
+
+  private IndexJob(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      IndexRunOptions options,
+      boolean update) {
+    this.sc = sc;
+    this.connection = connection;
+    this.conf = conf;
+    this.options = options;
+    this.update = update;
+    this.definition = options.definition();
+    this.state = new IndexState(connection, definition.stateTable(), definition.indexTable());
+  }
+
+  /** A full build. */
+  public static IndexJob build(
+      JavaSparkContext sc, Connection connection, Configuration conf, IndexRunOptions options) {
+    return new IndexJob(sc, connection, conf, options, false);
+  }
+
+  /** An incremental run. */
+  public static IndexJob update(
+      JavaSparkContext sc, Connection connection, Configuration conf, IndexRunOptions options) {
+    return new IndexJob(sc, connection, conf, options, true);
+  }
+
+  /**
+   * Runs the job under the index's lock.
+   *
+   * @throws IndexBusyException when another run of the index holds the lock
+   * @throws RekeyException when the run fails; the watermark is then unmoved
+   */
+  public IndexRunResult execute() {
+    long started = System.currentTimeMillis();
+    long t0 = System.nanoTime();
+    try (IndexState.Lock lock =
+        state.lock(update ? "index update" : "index build", options.breakLock())) {
+      Long before = watermark();
+      long windowTo =
+          options.until() != null ? options.until() : started - definition.safetyLagMillis();
+      Long windowFrom = null;
+      if (update) {
+        if (before == null) {
+          throw new RekeyException(
+              "index "
+                  + definition.indexTable()
+                  + " has no watermark in "
+                  + definition.stateTable()
+                  + ": it was never built. Run 'index build' with the same definition first");
+        }
+        windowFrom = before;
+        if (windowTo <= windowFrom) {
+          LOG.info("index: nothing to do: the watermark {} is at or past {}", before, windowTo);
+          return result(started, t0, false, windowFrom, windowTo, before, before, true, null);
+        }
+      }
+      IndexTable.Layout table = new IndexTable(connection, definition).prepare();
+      stageSeconds.put("plan", seconds(t0));
+      IndexLoad.Written written = run(table, windowFrom, windowTo);
+      long t2 = System.nanoTime();
+      new IndexLoad(sc, conf, definition, runDir()).load(written);
+      stageSeconds.put("bulk load", seconds(t2));
+      long after = Math.max(before == null ? Long.MIN_VALUE : before, windowTo);
+      state.moveWatermark(after);
+      IndexRunResult result =
+          result(started, t0, table.created(), windowFrom, windowTo, before, after, false, written);
+      state.recordRun(started, Json.toJson(result));
+      return result;
+    }
+  }
+
+  /** Reads the window, makes and writes the entries; nothing is loaded yet. */
+  IndexLoad.Written run(IndexTable.Layout table, Long windowFrom, long windowTo) {
+    long t1 = System.nanoTime();
+    Scan scan =
+        new IndexEntries(definition).restrict(new Scan().setCacheBlocks(false).setCaching(500));
+    if (windowFrom != null) {
+      try {
+        scan.setTimeRange(windowFrom, windowTo);
+      } catch (IOException e) {
+        throw new RekeyException("cannot read the window " + windowFrom + ".." + windowTo, e);
+      }
+    }
+    try (TableRead read =
+        TableRead.open(
+            sc,
+            connection,
+            conf,
+            definition.source(),
+            scan,
+            options.liveScan(),
+            staging(),
+            "index")) {
+      IndexLoad.Written written =
+          new IndexLoad(sc, conf, definition, runDir())
+              .write(
+                  read.rows(),
+                  windowFrom != null,
+                  table,
+                  options.maxRejects(),
+                  "index "
+                      + (update ? "update" : "build")
+                      + ": read "
+                      + definition.source()
+                      + (windowFrom == null
+                          ? ""
+                          : " cells in [" + windowFrom + ", " + windowTo + ")")
+                      + ", make entries, write HFiles for "
+                      + table.regionStarts().size()
+                      + " regions of "
+                      + definition.indexTable());
+      stageSeconds.put("read, make entries and write HFiles", seconds(t1));
+      return written;
+    }
+  }
+
+  private Long watermark() {
+    OptionalLong w = state.watermark();
+    return w.isPresent() ? w.getAsLong() : null;
+  }
+
+  private Path staging() {
+    return RunFiles.staging(conf, options.staging());
+  }
+
+  /** {@code STAGING/index-INDEX}: one run of an index at a time (the lock sees to that). */
+  Path runDir() {
+    return new Path(
+        staging(), "index-" + definition.indexTable().getNameAsString().replace(':', '_'));
+  }
+
+  private IndexRunResult result(
+      long started,
+      long t0,
+      boolean created,
+      Long windowFrom,
+      long windowTo,
+      Long before,
+      long after,
+      boolean nothing,
+      IndexLoad.Written w) {
+    return new IndexRunResult(
+        update ? "update" : "build",
+        definition.source().getNameAsString(),
+        definition.indexTable().getNameAsString(),
+        definition.valueName() + " -> " + definition.key().layout().canonicalSpec(),
+        created,
+        options.liveScan() ? "live-scan" : "snapshot",
+        windowFrom,
+        windowTo,
+        before,
+        after,
+        nothing,
+        w == null ? IndexStats.ZERO : w.stats(),
+        w == null ? 0 : w.cellsWritten(),
+        w == null ? 0 : w.bytesWritten(),
+        w == null ? 0 : w.files(),
+        w == null ? null : w.rejectsGlob(),
+        w == null ? List.of() : w.rejectExamples(),
+        stageSeconds,
+        seconds(t0));
+  }
+
+  private static double seconds(long since) {
+    return Math.round((System.nanoTime() - since) / 1e7) / 100.0;
+  }
+}

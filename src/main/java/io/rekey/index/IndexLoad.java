@@ -1,0 +1,172 @@
+package io.rekey.index;
+
+import io.rekey.RekeyException;
+import io.rekey.hbase.BulkLoader;
+import io.rekey.hbase.HFileWriterStage;
+import io.rekey.hbase.RegionPartitioner;
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.hbase.ShuffleCell;
+import io.rekey.hbase.WriteStats;
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * Writes index entries as HFiles and bulk-loads them: the part a full build and an incremental run
+ * share. Entries are made per source row, partitioned by index region (several writer tasks per
+ * region), sorted in HBase order and written with the index family's settings; the driver checks
+ * that every row read is indexed, skipped or rejected and that the files hold every entry cell
+ * before anything is loaded. Loading the same entries twice writes the same cells again, so a rerun
+ * after a failure is harmless.
+ */
+public final class IndexLoad {
+  private static final int REJECT_EXAMPLES = 5;
+
+  private final JavaSparkContext sc;
+  private final Configuration conf;
+  private final IndexDefinition definition;
+  private final Path runDir;
+
+  public IndexLoad(
+      JavaSparkContext sc, Configuration conf, IndexDefinition definition, Path runDir) {
+    this.sc = sc;
+    this.conf = conf;
+    this.definition = definition;
+    this.runDir = runDir;
+  }
+
+  /**
+   * What was written and is ready to load.
+   *
+   * @param rejectsGlob where the rejected rows are, or null when there are none
+   */
+  public record Written(
+      IndexStats stats,
+      long cellsWritten,
+      long bytesWritten,
+      int files,
+      int tasksPerRegion,
+      String rejectsGlob,
+      List<String> rejectExamples) {}
+
+  /**
+   * Makes and writes the entries of {@code rows}.
+   *
+   * @param window the rows come from an incremental run's time window
+   * @throws RekeyException before anything is loaded, when more rows than {@code maxRejects} were
+   *     rejected or the counts do not add up
+   */
+  public Written write(
+      JavaPairRDD<ImmutableBytesWritable, Result> rows,
+      boolean window,
+      IndexTable.Layout table,
+      long maxRejects,
+      String description) {
+    try {
+      FileSystem fs = runDir.getFileSystem(conf);
+      if (fs.exists(runDir)) {
+        // An earlier run of this index that failed: its entries are made again from the source.
+        fs.delete(runDir, true);
+      }
+    } catch (IOException e) {
+      throw new RekeyException("cannot use the run directory " + runDir + ": " + e.getMessage(), e);
+    }
+    ShippedConfiguration shipped = new ShippedConfiguration(conf);
+    List<byte[]> starts = table.regionStarts();
+    byte[][] after = starts.subList(1, starts.size()).toArray(new byte[0][]);
+    int regions = after.length + 1;
+    int tasksPerRegion = RegionPartitioner.tasksPerRegion(sc.defaultParallelism(), regions);
+    RegionPartitioner partitioner = new RegionPartitioner(after, tasksPerRegion);
+    HFileWriterStage writer =
+        new HFileWriterStage(
+            runDir.toString(),
+            definition.indexTable().getNameAsString(),
+            List.of(table.family()),
+            1L << 30,
+            false,
+            shipped);
+    int inputPartitions = rows.getNumPartitions();
+    sc.setJobGroup("index", description, false);
+    List<WriteStats> perTask;
+    try {
+      perTask =
+          JavaPairRDD.fromJavaRDD(
+                  rows.mapPartitionsWithIndex(
+                      new IndexEntryStage(definition, window, runDir.toString(), shipped), true))
+              .repartitionAndSortWithinPartitions(partitioner, ShuffleCell.ORDER)
+              .mapPartitionsWithIndex(writer, false)
+              .collect();
+    } finally {
+      sc.clearJobGroup();
+    }
+    IndexStats stats = IndexStats.ZERO;
+    try {
+      for (String line : RunFiles.partitionCounts(conf, runDir, inputPartitions)) {
+        stats = stats.plus(IndexStats.fromLine(line));
+      }
+    } catch (IOException e) {
+      throw new RekeyException("cannot read the entry stage's counts in " + runDir, e);
+    }
+    WriteStats written =
+        perTask.stream()
+            .reduce(WriteStats::plus)
+            .orElse(new WriteStats(0, 0, 0, List.of(), 0, List.of()));
+    if (!stats.addsUp() || stats.cells() != written.cellsWritten()) {
+      throw new RekeyException(
+          "the counts do not add up: "
+              + stats.rowsRead()
+              + " rows read, "
+              + stats.rowsIndexed()
+              + " indexed + "
+              + stats.rowsWithoutValue()
+              + " without a value + "
+              + stats.rowsRejected()
+              + " rejected; "
+              + stats.cells()
+              + " entry cells made, "
+              + written.cellsWritten()
+              + " written. Nothing was loaded. This is a bug; the run's files are in "
+              + runDir);
+    }
+    String rejects = stats.rowsRejected() == 0 ? null : RunFiles.rejectsGlob(runDir);
+    if (stats.rowsRejected() > maxRejects) {
+      throw new RekeyException(
+          stats.rowsRejected()
+              + " rows could not be indexed, more than --max-rejects "
+              + maxRejects
+              + "; nothing was loaded. The rows and reasons are in "
+              + rejects
+              + " (first: "
+              + String.join(" | ", RunFiles.rejectExamples(conf, runDir, 1))
+              + "). Fix the definition, or raise --max-rejects to index without them");
+    }
+    return new Written(
+        stats,
+        written.cellsWritten(),
+        written.bytesWritten(),
+        written.files().size(),
+        tasksPerRegion,
+        rejects,
+        rejects == null ? List.of() : RunFiles.rejectExamples(conf, runDir, REJECT_EXAMPLES));
+  }
+
+  /** Bulk-loads what {@link #write} wrote, then removes the run's temporary files. */
+  public void load(Written written) {
+    Path hfiles = RunFiles.hfiles(runDir);
+    try {
+      if (written.files() > 0 && hfiles.getFileSystem(conf).exists(hfiles)) {
+        BulkLoader.load(conf, definition.indexTable(), hfiles, written.tasksPerRegion() * 4);
+      }
+      runDir.getFileSystem(conf).delete(RunFiles.tmp(runDir), true);
+    } catch (IOException e) {
+      throw new RekeyException("cannot use the run directory " + runDir + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package io.rekey.index;
+
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Options of {@code index lookup}.
+ *
+ * @param from the oldest cell timestamp included, or null
+ * @param to the first cell timestamp excluded, or null
+ */
+public record IndexLookupOptions(
+    IndexDefinition definition, String value, Long from, Long to, int limit, boolean checkSource) {
+  public static final OptionDef<String> VALUE =
+      OptionDef.text("value", "V", "the indexed value to look up").required();
+  public static final OptionDef<String> FROM =
+      OptionDef.text("from", "TIME", "only entries at or after this (epoch millis or ISO-8601)");
+  public static final OptionDef<String> TO =
+      OptionDef.text("to", "TIME", "only entries before this (epoch millis or ISO-8601)");
+  public static final OptionDef<Long> LIMIT =
+      OptionDef.number(
+              "limit", "N", "entries shown and source rows fetched, newest first", 0, 100_000)
+          .withDefault(20L);
+  public static final OptionDef<Boolean> CHECK_SOURCE =
+      OptionDef.flag(
+          "check-source",
+          "also count the source rows with the value by a filter scan of the whole source, to"
+              + " check the index");
+
+  public static List<OptionDef<?>> declared() {
+    List<OptionDef<?>> out = new ArrayList<>(IndexDefinition.declaredWithFile());
+    out.addAll(List.of(VALUE, FROM, TO, LIMIT, CHECK_SOURCE));
+    return out;
+  }
+
+  public static IndexLookupOptions from(OptionValues values) {
+    Long from =
+        values.get(FROM) == null ? null : IndexRunOptions.time(FROM.name(), values.get(FROM));
+    Long to = values.get(TO) == null ? null : IndexRunOptions.time(TO.name(), values.get(TO));
+    if (from != null && to != null && to <= from) {
+      throw InvalidOptionException.of(
+          TO.name(),
+          values.get(TO),
+          "is not after --from " + values.get(FROM) + "; nothing can match");
+    }
+    return new IndexLookupOptions(
+        IndexDefinition.from(values),
+        values.get(VALUE),
+        from,
+        to,
+        values.get(LIMIT).intValue(),
+        values.get(CHECK_SOURCE));
+  }
+}

@@ -1,0 +1,103 @@
+package io.rekey.index;
+
+import io.rekey.hbase.ReadOptions;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Options of {@code index build} and {@code index update}: the definition, how to read the source,
+ * where run files go, how many rejects to tolerate, and the lock.
+ *
+ * @param liveScan read through the region servers (the default of an update: its window is small)
+ *     instead of from a snapshot (the default of a build)
+ * @param until an update indexes cells older than this (epoch millis), or null for now minus the
+ *     safety lag
+ */
+public record IndexRunOptions(
+    IndexDefinition definition,
+    boolean liveScan,
+    String staging,
+    long maxRejects,
+    boolean breakLock,
+    Long until) {
+  public static final OptionDef<String> STAGING =
+      OptionDef.text(
+          "staging",
+          "DIR",
+          "directory for run files and HFiles on the cluster's filesystem (default: rekey-staging"
+              + " next to hbase.rootdir)");
+  public static final OptionDef<Long> MAX_REJECTS =
+      OptionDef.number(
+              "max-rejects",
+              "N",
+              "stop before loading when more rows than this cannot be indexed",
+              0,
+              Long.MAX_VALUE)
+          .withDefault(0L);
+  public static final OptionDef<Boolean> BREAK_LOCK =
+      OptionDef.flag(
+          "break-lock", "take the index's lock even when held (only when that run is dead)");
+  public static final OptionDef<String> UNTIL =
+      OptionDef.text(
+          "until",
+          "TIME",
+          "index cells older than this (epoch millis or ISO-8601) instead of now minus the safety"
+              + " lag");
+
+  /** Options of {@code index build}. */
+  public static List<OptionDef<?>> declaredForBuild() {
+    List<OptionDef<?>> out = new ArrayList<>(IndexDefinition.declaredWithFile());
+    out.addAll(
+        List.of(ReadOptions.SNAPSHOT, ReadOptions.LIVE_SCAN, STAGING, MAX_REJECTS, BREAK_LOCK));
+    return out;
+  }
+
+  /** Options of {@code index update}. */
+  public static List<OptionDef<?>> declaredForUpdate() {
+    List<OptionDef<?>> out = new ArrayList<>(declaredForBuild());
+    out.add(UNTIL);
+    return out;
+  }
+
+  public static IndexRunOptions forBuild(OptionValues values) {
+    return new IndexRunOptions(
+        IndexDefinition.from(values),
+        ReadOptions.liveScan(values),
+        values.get(STAGING),
+        values.get(MAX_REJECTS),
+        values.get(BREAK_LOCK),
+        null);
+  }
+
+  public static IndexRunOptions forUpdate(OptionValues values) {
+    ReadOptions.liveScan(values);
+    String until = values.get(UNTIL);
+    return new IndexRunOptions(
+        IndexDefinition.from(values),
+        !values.get(ReadOptions.SNAPSHOT),
+        values.get(STAGING),
+        values.get(MAX_REJECTS),
+        values.get(BREAK_LOCK),
+        until == null ? null : time(UNTIL.name(), until));
+  }
+
+  /** Epoch millis or an ISO-8601 instant. */
+  public static long time(String option, String text) {
+    String t = text.trim();
+    try {
+      return Long.parseLong(t);
+    } catch (NumberFormatException e) {
+      try {
+        return Instant.parse(t).toEpochMilli();
+      } catch (DateTimeParseException e2) {
+        throw InvalidOptionException.of(
+            option, text, "is neither epoch millis nor an ISO-8601 instant (2026-01-01T00:00:00Z)");
+      }
+    }
+  }
+}

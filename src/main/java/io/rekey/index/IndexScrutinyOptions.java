@@ -1,0 +1,49 @@
+package io.rekey.index;
+
+import io.rekey.hbase.ReadOptions;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Options of {@code index scrutiny}.
+ *
+ * @param samples examples shown per kind of finding
+ */
+public record IndexScrutinyOptions(
+    IndexDefinition definition,
+    boolean liveScan,
+    String staging,
+    boolean repair,
+    int samples,
+    boolean breakLock) {
+  public static final OptionDef<Boolean> REPAIR =
+      OptionDef.flag("repair", "write the missing entries and delete the invalid and orphan ones");
+  public static final OptionDef<Long> SAMPLES =
+      OptionDef.number("samples", "N", "examples shown per kind of finding", 0, 1000)
+          .withDefault(10L);
+
+  public static List<OptionDef<?>> declared() {
+    List<OptionDef<?>> out = new ArrayList<>(IndexDefinition.declaredWithFile());
+    out.addAll(
+        List.of(
+            ReadOptions.SNAPSHOT,
+            ReadOptions.LIVE_SCAN,
+            IndexRunOptions.STAGING,
+            REPAIR,
+            SAMPLES,
+            IndexRunOptions.BREAK_LOCK));
+    return out;
+  }
+
+  public static IndexScrutinyOptions from(OptionValues values) {
+    return new IndexScrutinyOptions(
+        IndexDefinition.from(values),
+        ReadOptions.liveScan(values),
+        values.get(IndexRunOptions.STAGING),
+        values.get(REPAIR),
+        values.get(SAMPLES).intValue(),
+        values.get(IndexRunOptions.BREAK_LOCK));
+  }
+}

@@ -1,0 +1,65 @@
+package io.rekey.index;
+
+import java.io.Serializable;
+
+/**
+ * What the entry stage saw in one input partition (or, summed, in all): every row read is indexed,
+ * skipped for having no indexed value, or rejected.
+ *
+ * @param rowsIndexed rows that gave one or more entries
+ * @param entries entries made (more than rows with {@code all-versions})
+ * @param cells cells the entries hold (what the HFiles must contain)
+ * @param rowsWithoutValue rows without the indexed value (in an incremental run: without an indexed
+ *     cell in the window), skipped
+ * @param rowsRejected rows whose entry could not be made, in the rejects file
+ */
+public record IndexStats(
+    long rowsRead,
+    long rowsIndexed,
+    long entries,
+    long cells,
+    long rowsWithoutValue,
+    long rowsRejected)
+    implements Serializable {
+  public static final IndexStats ZERO = new IndexStats(0, 0, 0, 0, 0, 0);
+
+  public IndexStats plus(IndexStats o) {
+    return new IndexStats(
+        rowsRead + o.rowsRead,
+        rowsIndexed + o.rowsIndexed,
+        entries + o.entries,
+        cells + o.cells,
+        rowsWithoutValue + o.rowsWithoutValue,
+        rowsRejected + o.rowsRejected);
+  }
+
+  /** Whether every row read is accounted for. */
+  public boolean addsUp() {
+    return rowsRead == rowsIndexed + rowsWithoutValue + rowsRejected;
+  }
+
+  public String toLine() {
+    return rowsRead
+        + " "
+        + rowsIndexed
+        + " "
+        + entries
+        + " "
+        + cells
+        + " "
+        + rowsWithoutValue
+        + " "
+        + rowsRejected;
+  }
+
+  public static IndexStats fromLine(String line) {
+    String[] f = line.trim().split(" ");
+    return new IndexStats(
+        Long.parseLong(f[0]),
+        Long.parseLong(f[1]),
+        Long.parseLong(f[2]),
+        Long.parseLong(f[3]),
+        Long.parseLong(f[4]),
+        Long.parseLong(f[5]));
+  }
+}

@@ -1,0 +1,154 @@
+package io.rekey.index;
+
+import io.rekey.RekeyException;
+import io.rekey.hbase.FamilySettings;
+import io.rekey.hbase.RowSampler;
+import io.rekey.hbase.TableAdmin;
+import io.rekey.index.IndexDefinition.Column;
+import io.rekey.keys.KeyLayout;
+import io.rekey.keys.KeyReject;
+import io.rekey.keys.LayoutException;
+import io.rekey.keys.SplitPoints;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
+import org.apache.hadoop.hbase.regionserver.BloomType;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The index table: checked when it exists (it must have the index family), created pre-split when
+ * it does not. Its family keeps one version (an entry's key already holds its time), a row bloom
+ * filter (lookups and repairs read single entries) and FAST_DIFF encoding (entries of one value
+ * share long key prefixes), compressed like the source's indexed family.
+ */
+public final class IndexTable {
+  private static final Logger LOG = LoggerFactory.getLogger(IndexTable.class);
+  private static final int SPLIT_SAMPLE_ROWS = 10_000;
+
+  private final Connection connection;
+  private final IndexDefinition definition;
+
+  public IndexTable(Connection connection, IndexDefinition definition) {
+    this.connection = connection;
+    this.definition = definition;
+  }
+
+  /** The index table as it will be written: its family's settings and its region start keys. */
+  public record Layout(FamilySettings family, List<byte[]> regionStarts, boolean created) {}
+
+  /** Checks the source and the index table, creating the index table when missing. */
+  public Layout prepare() {
+    TableAdmin admin = new TableAdmin(connection);
+    TableDescriptor source = admin.descriptor(definition.source(), "source");
+    List<Column> read = new ArrayList<>(definition.covered());
+    if (definition.column() != null) {
+      read.add(0, definition.column());
+    }
+    for (Column c : read) {
+      if (source.getColumnFamily(Bytes.toBytes(c.family())) == null) {
+        throw new RekeyException(
+            "the index reads "
+                + c
+                + ", but "
+                + definition.source()
+                + " has no family '"
+                + c.family()
+                + "'; its families are "
+                + familyNames(source));
+      }
+    }
+    boolean created = false;
+    if (!admin.exists(definition.indexTable())) {
+      List<byte[]> splits = splits();
+      admin.create(descriptor(source), splits);
+      created = true;
+      LOG.info("index: created {} with {} regions", definition.indexTable(), splits.size() + 1);
+    }
+    TableDescriptor index = admin.descriptor(definition.indexTable(), "index");
+    ColumnFamilyDescriptor family = index.getColumnFamily(Bytes.toBytes(definition.family()));
+    if (family == null) {
+      throw new RekeyException(
+          "the index table "
+              + definition.indexTable()
+              + " has no family '"
+              + definition.family()
+              + "' (it has "
+              + familyNames(index)
+              + "); set index-family to one of those, or name another index-table");
+    }
+    return new Layout(
+        FamilySettings.of(family), admin.regionStartKeys(definition.indexTable()), created);
+  }
+
+  private TableDescriptor descriptor(TableDescriptor source) {
+    String compressFrom = definition.column() != null ? definition.column().family() : null;
+    ColumnFamilyDescriptor like =
+        compressFrom == null
+            ? source.getColumnFamilies()[0]
+            : source.getColumnFamily(Bytes.toBytes(compressFrom));
+    return TableDescriptorBuilder.newBuilder(definition.indexTable())
+        .setColumnFamily(
+            ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(definition.family()))
+                .setMaxVersions(1)
+                .setBloomFilterType(BloomType.ROW)
+                .setDataBlockEncoding(DataBlockEncoding.FAST_DIFF)
+                .setCompressionType(like.getCompressionType())
+                .build())
+        .build();
+  }
+
+  /** Split points: one region per salt bucket, even over a hash, else sample quantiles. */
+  private List<byte[]> splits() {
+    KeyLayout layout = definition.key().layout();
+    try {
+      if (layout.leadingSaltBuckets() > 0) {
+        return SplitPoints.plan(layout, layout.leadingSaltBuckets(), List.of());
+      }
+      if (layout.startsWithHash()) {
+        return SplitPoints.plan(layout, definition.regions(), List.of());
+      }
+      List<byte[]> sample = sampleEntryKeys();
+      int regions = Math.min(definition.regions(), Math.max(1, sample.size() / 10));
+      return SplitPoints.plan(layout, regions, sample);
+    } catch (LayoutException e) {
+      throw new RekeyException("cannot plan the index table's regions: " + e.getMessage(), e);
+    }
+  }
+
+  private List<byte[]> sampleEntryKeys() {
+    IndexEntries entries = new IndexEntries(definition);
+    Scan scan = entries.restrict(new Scan());
+    List<byte[]> keys = new ArrayList<>();
+    RowSampler.sample(
+        connection,
+        definition.source(),
+        scan,
+        SPLIT_SAMPLE_ROWS,
+        r -> {
+          try {
+            for (IndexEntries.Entry e : entries.entries(r)) {
+              keys.add(e.key());
+            }
+          } catch (KeyReject ignored) {
+            // A rejected row has no entry to split at; the job reports it.
+          }
+        });
+    return keys;
+  }
+
+  private static List<String> familyNames(TableDescriptor d) {
+    List<String> names = new ArrayList<>();
+    for (ColumnFamilyDescriptor f : d.getColumnFamilies()) {
+      names.add(f.getNameAsString());
+    }
+    return names;
+  }
+}

@@ -1,0 +1,182 @@
+package io.rekey.report;
+
+import io.rekey.Sizes;
+import io.rekey.index.IndexLookup;
+import io.rekey.index.IndexRunResult;
+import io.rekey.index.IndexScrutinyResult;
+import io.rekey.index.IndexStats;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** The human-readable forms of index results. */
+public final class IndexText {
+  private IndexText() {}
+
+  public static String run(IndexRunResult r) {
+    StringBuilder out = new StringBuilder();
+    out.append("index ")
+        .append(r.kind())
+        .append(": ")
+        .append(r.source())
+        .append(" -> ")
+        .append(r.index())
+        .append(r.indexCreated() ? " (created)" : "")
+        .append('\n');
+    out.append("  entries     ").append(r.definition()).append('\n');
+    out.append("  read        ").append(r.read());
+    if (r.windowFrom() != null) {
+      out.append(", cells in [")
+          .append(time(r.windowFrom()))
+          .append(", ")
+          .append(time(r.windowTo()))
+          .append(')');
+    }
+    out.append('\n');
+    if (r.nothingToDo()) {
+      out.append("  nothing to do: the watermark ")
+          .append(time(r.watermarkAfter()))
+          .append(" is already at the end of the window\n");
+      return out.toString();
+    }
+    IndexStats c = r.counts();
+    out.append(
+        String.format(
+            "  rows        %,d read = %,d indexed + %,d without %s + %,d rejected%n",
+            c.rowsRead(),
+            c.rowsIndexed(),
+            c.rowsWithoutValue(),
+            r.windowFrom() == null ? "the value" : "an indexed cell in the window",
+            c.rowsRejected()));
+    out.append(
+        String.format(
+            "  written     %,d entries, %,d cells, %s in %d HFile(s), bulk-loaded%n",
+            c.entries(), r.cellsWritten(), Sizes.human(r.bytesWritten()), r.files()));
+    if (r.rejectsGlob() != null) {
+      out.append("  rejects     ").append(r.rejectsGlob()).append('\n');
+      for (String e : r.rejectExamples()) {
+        out.append("              ").append(e.replace('\t', ' ')).append('\n');
+      }
+    }
+    out.append("  watermark   ")
+        .append(r.watermarkBefore() == null ? "none" : time(r.watermarkBefore()))
+        .append(" -> ")
+        .append(time(r.watermarkAfter()))
+        .append('\n');
+    out.append("  time        ").append(stages(r.stageSeconds(), r.seconds())).append('\n');
+    return out.toString();
+  }
+
+  public static String scrutiny(IndexScrutinyResult r) {
+    StringBuilder out = new StringBuilder();
+    out.append("index scrutiny: ")
+        .append(r.source())
+        .append(" <-> ")
+        .append(r.index())
+        .append('\n');
+    out.append(
+        String.format(
+            "  source rows %,d; index entries %,d; watermark %s%n",
+            r.sourceRows(),
+            r.indexEntries(),
+            r.watermark() == null ? "none" : time(r.watermark())));
+    out.append(String.format("  valid       %,d%n", r.valid()));
+    out.append(
+        String.format("  missing     %,d  (source rows without their entry)%n", r.missing()));
+    out.append(
+        String.format(
+            "  invalid     %,d  (entries whose source row now gives another entry)%n",
+            r.invalid()));
+    out.append(
+        String.format("  orphan      %,d  (entries whose source row is gone)%n", r.orphan()));
+    if (r.pending() > 0) {
+      out.append(
+          String.format(
+              "  pending     %,d  (newer than the watermark: the next update adds them)%n",
+              r.pending()));
+    }
+    for (Map.Entry<String, List<String>> e : r.samples().entrySet()) {
+      out.append("  ").append(e.getKey()).append(", e.g.:\n");
+      for (String s : e.getValue()) {
+        out.append("    ").append(s).append('\n');
+      }
+    }
+    if (r.repaired()) {
+      out.append(
+          String.format(
+              "  repaired    %,d entries written, %,d deleted%n", r.written(), r.deleted()));
+    }
+    out.append("  verdict     ")
+        .append(
+            r.clean()
+                ? "the index matches the source"
+                : r.repaired()
+                    ? "repaired; run scrutiny again to confirm"
+                    : "the index differs from the source: run with --repair to fix it")
+        .append('\n');
+    out.append(String.format("  time        %.2f s%n", r.seconds()));
+    return out.toString();
+  }
+
+  public static String lookup(IndexLookup.Result r) {
+    StringBuilder out = new StringBuilder();
+    out.append("index lookup: ")
+        .append(r.index())
+        .append(" value '")
+        .append(r.value())
+        .append('\'');
+    if (r.from() != null || r.to() != null) {
+      out.append(" from ")
+          .append(r.from() == null ? "the start" : time(r.from()))
+          .append(" to ")
+          .append(r.to() == null ? "now" : time(r.to()));
+    }
+    out.append('\n');
+    out.append(
+        String.format(
+            "  %,d entries in %d key range(s); the newest %d:%n",
+            r.entries(), r.ranges(), r.newest().size()));
+    for (IndexLookup.Hit h : r.newest()) {
+      out.append("  ").append(h.time()).append("  ").append(h.sourceKey()).append('\n');
+      for (Map.Entry<String, String> c : h.columns().entrySet()) {
+        out.append("      ").append(c.getKey()).append(" = ").append(c.getValue()).append('\n');
+      }
+      if (h.note() != null) {
+        out.append("      ! ").append(h.note()).append('\n');
+      }
+    }
+    if (r.sourceRows() != null) {
+      out.append(
+          String.format(
+              "  source rows with this value (filter scan): %,d -> %s%n",
+              r.sourceRows(),
+              r.sourceRows() == r.entries()
+                  ? "matches the index"
+                  : "DIFFERS from the index's " + r.entries() + " (run index scrutiny)"));
+    }
+    out.append(String.format("  time        %.2f s%n", r.seconds()));
+    return out.toString();
+  }
+
+  private static String time(long millis) {
+    return Instant.ofEpochMilli(millis).toString();
+  }
+
+  private static String stages(Map<String, Double> stages, double total) {
+    StringBuilder s = new StringBuilder(String.format("%.2f s", total));
+    if (!stages.isEmpty()) {
+      s.append(" (");
+      boolean first = true;
+      for (Map.Entry<String, Double> e : stages.entrySet()) {
+        s.append(first ? "" : ", ")
+            .append(e.getKey())
+            .append(' ')
+            .append(e.getValue())
+            .append(" s");
+        first = false;
+      }
+      s.append(')');
+    }
+    return s.toString();
+  }
+}

@@ -1,0 +1,496 @@
+package io.rekey.index;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rekey.RekeyException;
+import io.rekey.cli.ExitCode;
+import io.rekey.hbase.BulkLoader;
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.options.OptionValues;
+import io.rekey.testing.CliRun;
+import io.rekey.testing.MiniHBase;
+import io.rekey.testing.SparkLocal;
+import io.rekey.testing.TestTables;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.SingleColumnValueFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Secondary indexes on a real mini cluster with real Spark: build, update, scrutiny, lookup. */
+@ExtendWith(MiniHBase.class)
+class IndexIT {
+  static final long T0 = 1_767_225_600_000L;
+  static final String[] SENDERS = {"alice", "bob", "carol", "dave", "erin"};
+
+  static Connection connection;
+  static Configuration conf;
+
+  @BeforeAll
+  static void connect() {
+    connection = HBaseConnections.open(MiniHBase.settings());
+    conf = MiniHBase.settings().toConfiguration();
+  }
+
+  @AfterAll
+  static void close() throws Exception {
+    connection.close();
+  }
+
+  static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * {@code rows} messages {@code msgNNNNN} with m:sender (skewed: alice sends a third), m:subject,
+   * m:body, at {@code T0 + i s}; every 25th row has no sender.
+   */
+  static TableName messages(String prefix, int rows) throws Exception {
+    TableName t = MiniHBase.uniqueTable(prefix);
+    TestTables.create(t, ColumnFamilyDescriptorBuilder.of("m"));
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      puts.add(message(i, T0 + i * 1000L));
+    }
+    TestTables.put(t, puts);
+    return t;
+  }
+
+  static Put message(int i, long ts) {
+    Put p = new Put(b(String.format("msg%05d", i)));
+    if (i % 25 != 24) {
+      String sender = i % 3 == 0 ? "alice" : SENDERS[i % SENDERS.length];
+      p.addColumn(b("m"), b("sender"), ts, b(sender));
+    }
+    p.addColumn(b("m"), b("subject"), ts, b("subject " + i));
+    p.addColumn(b("m"), b("body"), ts, b("body of message " + i));
+    return p;
+  }
+
+  static OptionValues definition(TableName source, String index, String... more) {
+    OptionValues v =
+        OptionValues.empty()
+            .with("source", source.getNameAsString())
+            .with("column", "m:sender")
+            .with("covered", "m:subject")
+            .with("index-table", index)
+            .with("safety-lag", "0");
+    for (int i = 0; i < more.length; i += 2) {
+      v = v.with(more[i], more[i + 1]);
+    }
+    return v;
+  }
+
+  static IndexRunOptions build(OptionValues v) {
+    return IndexRunOptions.forBuild(v.validate(IndexRunOptions.declaredForBuild()));
+  }
+
+  static IndexRunOptions update(OptionValues v) {
+    return IndexRunOptions.forUpdate(v.validate(IndexRunOptions.declaredForUpdate()));
+  }
+
+  static IndexRunResult runBuild(OptionValues v) {
+    return IndexJob.build(SparkLocal.context(), connection, conf, build(v)).execute();
+  }
+
+  static IndexScrutinyResult scrutiny(OptionValues v, boolean repair) {
+    IndexDefinition d = IndexDefinition.from(v.validate(IndexScrutinyOptions.declared()));
+    return new IndexScrutinyJob(SparkLocal.context(), connection, conf, d, false, null)
+        .execute(repair, 10, false);
+  }
+
+  static IndexLookup lookup(OptionValues v) {
+    return new IndexLookup(
+        connection, IndexDefinition.from(v.validate(IndexLookupOptions.declared())));
+  }
+
+  /** The source rows whose newest m:sender is {@code sender}, newest first, by a filter scan. */
+  static List<String> filterScan(TableName source, String sender) throws Exception {
+    SingleColumnValueFilter f =
+        new SingleColumnValueFilter(b("m"), b("sender"), CompareOperator.EQUAL, b(sender));
+    f.setFilterIfMissing(true);
+    List<long[]> tsAndIndex = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    try (Table t = connection.getTable(source);
+        ResultScanner s = t.getScanner(new Scan().setFilter(f))) {
+      for (Result r : s) {
+        keys.add(Bytes.toString(r.getRow()));
+        tsAndIndex.add(
+            new long[] {
+              r.getColumnLatestCell(b("m"), b("sender")).getTimestamp(), keys.size() - 1
+            });
+      }
+    }
+    tsAndIndex.sort((x, y) -> Long.compare(y[0], x[0]));
+    List<String> out = new ArrayList<>();
+    for (long[] t : tsAndIndex) {
+      out.add(keys.get((int) t[1]));
+    }
+    return out;
+  }
+
+  static List<String> hitKeys(IndexLookup.Result r) {
+    return r.newest().stream().map(IndexLookup.Hit::sourceKey).toList();
+  }
+
+  @Test
+  void aFullBuildGivesEveryRowItsEntryAndLookupsEqualAFilterScanOfTheSource() throws Exception {
+    TableName source = messages("ix_full", 500);
+    String index = source.getNameAsString() + "_by_sender";
+    OptionValues def = definition(source, index);
+    IndexRunResult r = runBuild(def);
+
+    assertThat(r.indexCreated()).isTrue();
+    assertThat(r.counts().rowsRead()).isEqualTo(500);
+    assertThat(r.counts().rowsWithoutValue()).isEqualTo(20);
+    assertThat(r.counts().rowsIndexed()).isEqualTo(480);
+    assertThat(r.counts().entries()).isEqualTo(480);
+    assertThat(r.counts().cells()).isEqualTo(960); // the marker and the covered subject
+    assertThat(r.cellsWritten()).isEqualTo(960);
+    assertThat(r.watermarkAfter()).isGreaterThan(T0);
+    assertThat(TestTables.countCells(TableName.valueOf(index))).isEqualTo(960);
+
+    IndexLookup lookup = lookup(def);
+    for (String sender : SENDERS) {
+      IndexLookup.Result found = lookup.lookup(sender, null, null, 1000, true);
+      List<String> expected = filterScan(source, sender);
+      assertThat(expected).isNotEmpty();
+      assertThat(found.entries()).isEqualTo(expected.size());
+      assertThat(found.sourceRows()).isEqualTo((long) expected.size());
+      assertThat(hitKeys(found)).as(sender).containsExactlyElementsOf(expected);
+      assertThat(found.newest()).allMatch(h -> h.note() == null);
+      assertThat(found.newest().get(0).columns()).containsKey("m:subject");
+    }
+    // 'al' is a prefix of 'alice' but not a sender: nothing, never alice's entries.
+    assertThat(lookup.lookup("al", null, null, 10, false).entries()).isZero();
+    // A time range: alice's messages in the first 60 seconds (rows 0, 3, ... 57), newest first.
+    IndexLookup.Result early = lookup.lookup("alice", T0, T0 + 60_000, 100, false);
+    assertThat(early.entries()).isEqualTo(20);
+    assertThat(early.newest().get(0).sourceKey()).isEqualTo("msg00057");
+    // The index key the definition describes: value, reversed time, source key.
+    try (Table t = connection.getTable(TableName.valueOf(index));
+        ResultScanner s = t.getScanner(new Scan().setLimit(1))) {
+      IndexKey.Entry e =
+          IndexDefinition.from(def.validate(IndexDefinition.declaredWithFile()))
+              .key()
+              .decode(s.next().getRow());
+      assertThat(Bytes.toString(e.value())).isEqualTo("alice");
+    }
+  }
+
+  @Test
+  void rowsWhoseEntryCannotBeMadeStopTheBuildBeforeLoadingUnlessAllowed() throws Exception {
+    TableName source = messages("ix_rejects", 50);
+    TestTables.put(
+        source,
+        List.of(
+            new Put(b("msg99999"))
+                .addColumn(b("m"), b("sender"), T0, b("x".repeat(2000)))
+                .addColumn(b("m"), b("subject"), T0, b("too long"))));
+    String index = source.getNameAsString() + "_by_sender";
+
+    assertThatThrownBy(() -> runBuild(definition(source, index, "missing-value", "reject")))
+        .isInstanceOf(RekeyException.class)
+        .hasMessageContaining("3 rows could not be indexed, more than --max-rejects 0")
+        .hasMessageContaining("nothing was loaded")
+        .hasMessageContaining("rejects-");
+    assertThat(TestTables.countCells(TableName.valueOf(index))).isZero();
+
+    IndexRunResult r =
+        runBuild(definition(source, index, "missing-value", "reject", "max-rejects", "3"));
+    assertThat(r.counts().rowsRejected()).isEqualTo(3);
+    assertThat(r.counts().rowsRead()).isEqualTo(51);
+    assertThat(r.counts().rowsIndexed()).isEqualTo(48);
+    assertThat(r.rejectExamples())
+        .anyMatch(
+            l -> l.startsWith("KEY_TOO_LONG\t") && l.contains("over the index's limit of 1024"))
+        .anyMatch(l -> l.startsWith("FIELD_MISSING\tthe row has no m:sender"));
+  }
+
+  @Test
+  void anUpdateIndexesOnlyTheNewCellsAndMovesTheWatermark() throws Exception {
+    TableName source = messages("ix_update", 300);
+    String index = source.getNameAsString() + "_by_sender";
+    OptionValues def = definition(source, index);
+    IndexRunResult built = runBuild(def);
+    MiniHBase.util().flush(source);
+
+    long now = System.currentTimeMillis();
+    assertThat(now).isGreaterThanOrEqualTo(built.watermarkAfter());
+    List<Put> fresh = new ArrayList<>();
+    for (int i = 300; i < 310; i++) {
+      fresh.add(message(i, now + i));
+    }
+    // An old message whose sender changes now: indexed again under the new sender.
+    fresh.add(new Put(b("msg00001")).addColumn(b("m"), b("sender"), now + 400, b("zed")));
+    TestTables.put(source, fresh);
+    long until = now + 1000;
+
+    IndexRunResult u =
+        IndexJob.update(
+                SparkLocal.context(), connection, conf, update(def.with("until", "" + until)))
+            .execute();
+    assertThat(u.windowFrom()).isEqualTo(built.watermarkAfter());
+    assertThat(u.counts().rowsRead()).as("only rows with cells in the window").isEqualTo(11);
+    assertThat(u.counts().entries()).isEqualTo(11);
+    assertThat(u.watermarkAfter()).isEqualTo(until);
+    IndexLookup lookup = lookup(def);
+    IndexLookup.Result zed = lookup.lookup("zed", null, null, 10, false);
+    assertThat(hitKeys(zed)).containsExactly("msg00001");
+    // The covered subject came from the source, though the window held only the new sender.
+    assertThat(zed.newest().get(0).columns()).containsEntry("m:subject", "subject 1");
+    try (Table t = connection.getTable(TableName.valueOf(index));
+        ResultScanner s = t.getScanner(new Scan())) {
+      int withSubject = 0;
+      for (Result r : s) {
+        if (r.getValue(b("i"), b("m:subject")) != null) {
+          withSubject++;
+        }
+      }
+      assertThat(withSubject).isEqualTo(288 + 11);
+    }
+    // Running the same window again is harmless, and a run with nothing new does nothing.
+    IndexRunResult again =
+        IndexJob.update(
+                SparkLocal.context(), connection, conf, update(def.with("until", "" + until)))
+            .execute();
+    assertThat(again.nothingToDo()).isTrue();
+    assertThat(
+            new IndexState(
+                    connection, TableName.valueOf("rekey_index_state"), TableName.valueOf(index))
+                .history(10))
+        .hasSize(2);
+  }
+
+  @Test
+  void aFailedLoadLeavesTheWatermarkWhereItWasAndTheRerunCompletes() throws Exception {
+    TableName source = messages("ix_fail", 100);
+    String index = source.getNameAsString() + "_by_sender";
+    OptionValues def = definition(source, index);
+    long watermark = runBuild(def).watermarkAfter();
+    long now = System.currentTimeMillis();
+    TestTables.put(source, List.of(message(100, now), message(101, now + 1)));
+    OptionValues window = def.with("until", "" + (now + 100));
+
+    Configuration failing = new Configuration(conf);
+    failing.setInt(BulkLoader.ATTEMPTS_KEY, 1);
+    try (Admin admin = connection.getAdmin()) {
+      admin.disableTable(TableName.valueOf(index));
+      assertThatThrownBy(
+              () ->
+                  IndexJob.update(SparkLocal.context(), connection, failing, update(window))
+                      .execute())
+          .isInstanceOf(RekeyException.class)
+          .hasMessageContaining("bulk load");
+      admin.enableTable(TableName.valueOf(index));
+    }
+    IndexState state =
+        new IndexState(
+            connection, TableName.valueOf("rekey_index_state"), TableName.valueOf(index));
+    assertThat(state.watermark()).hasValue(watermark);
+
+    IndexRunResult rerun =
+        IndexJob.update(SparkLocal.context(), connection, conf, update(window)).execute();
+    assertThat(rerun.windowFrom()).isEqualTo(watermark);
+    assertThat(rerun.counts().entries()).isEqualTo(2);
+    assertThat(state.watermark()).hasValue(now + 100);
+    assertThat(lookup(def).lookup("alice", now, null, 10, false).entries()).isEqualTo(1);
+  }
+
+  @Test
+  void ofTwoRunsOfOneIndexStartingTogetherOneIsRefused() throws Exception {
+    TableName index = MiniHBase.uniqueTable("ix_lock");
+    TableName stateTable = TableName.valueOf("rekey_index_state");
+    int runs = 4;
+    CountDownLatch start = new CountDownLatch(1);
+    ExecutorService pool = Executors.newFixedThreadPool(runs);
+    List<Future<IndexState.Lock>> taken = new ArrayList<>();
+    for (int i = 0; i < runs; i++) {
+      Callable<IndexState.Lock> take =
+          () -> {
+            start.await();
+            try {
+              return new IndexState(connection, stateTable, index).lock("index update", false);
+            } catch (IndexBusyException e) {
+              return null;
+            }
+          };
+      taken.add(pool.submit(take));
+    }
+    start.countDown();
+    List<IndexState.Lock> held = new ArrayList<>();
+    for (Future<IndexState.Lock> f : taken) {
+      if (f.get() != null) {
+        held.add(f.get());
+      }
+    }
+    pool.shutdown();
+    assertThat(held).hasSize(1);
+
+    // The CLI says who holds it and exits 3, so a scheduler can retry later.
+    TableName source = messages("ix_lock_src", 10);
+    CliRun refused =
+        CliRun.of(
+            "index",
+            "update",
+            "--zk",
+            MiniHBase.zkQuorum(),
+            "--hbase-set",
+            "hbase.rootdir=" + conf.get("hbase.rootdir"),
+            "--hbase-set",
+            "fs.defaultFS=" + conf.get("fs.defaultFS"),
+            "--source",
+            source.getNameAsString(),
+            "--column",
+            "m:sender",
+            "--index-table",
+            index.getNameAsString());
+    assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCode.BUSY);
+    assertThat(refused.err())
+        .contains("is locked by another run (index update by ")
+        .contains("--break-lock");
+    held.get(0).close();
+    assertThat(new IndexState(connection, stateTable, index).lock("index build", false))
+        .isNotNull();
+  }
+
+  @Test
+  void scrutinyFindsMissingInvalidAndOrphanEntriesAndRepairFixesThem() throws Exception {
+    TableName source = messages("ix_scrutiny", 200);
+    String index = source.getNameAsString() + "_by_sender";
+    OptionValues def = definition(source, index);
+    runBuild(def);
+    assertThat(scrutiny(def, false).clean()).isTrue();
+
+    IndexDefinition d = IndexDefinition.from(def.validate(IndexDefinition.declaredWithFile()));
+    try (Table ix = connection.getTable(TableName.valueOf(index));
+        Table src = connection.getTable(source)) {
+      // Missing: an entry deleted behind the index's back (msg00003, alice).
+      ix.delete(new Delete(d.key().entryKey(b("msg00003"), null, b("alice"), T0 + 3000)));
+      // Invalid: msg00004's sender changes (older than the watermark, so not pending), leaving
+      // its old entry wrong and its new one missing.
+      src.put(new Put(b("msg00004")).addColumn(b("m"), b("sender"), T0 + 4001, b("mallory")));
+      // Orphan: msg00005 is deleted from the source.
+      src.delete(new Delete(b("msg00005")));
+    }
+    IndexScrutinyResult found = scrutiny(def, false);
+    assertThat(found.missing()).isEqualTo(2);
+    assertThat(found.invalid()).isEqualTo(1);
+    assertThat(found.orphan()).isEqualTo(1);
+    assertThat(found.valid()).isEqualTo(192 - 1 - 1 - 1);
+    assertThat(found.samples().get("missing")).anyMatch(s -> s.contains("msg00003"));
+    assertThat(found.samples().get("invalid").get(0)).contains("msg00004").contains("'bob'");
+    assertThat(found.samples().get("orphan").get(0)).contains("msg00005");
+    assertThat(found.clean()).isFalse();
+
+    IndexScrutinyResult repaired = scrutiny(def, true);
+    assertThat(repaired.written()).isEqualTo(2);
+    assertThat(repaired.deleted()).isEqualTo(2);
+    IndexScrutinyResult after = scrutiny(def, false);
+    assertThat(after.clean()).as(after.toString()).isTrue();
+    assertThat(after.valid()).isEqualTo(191);
+    IndexLookup lookup = lookup(def);
+    assertThat(hitKeys(lookup.lookup("mallory", null, null, 10, false)))
+        .containsExactly("msg00004");
+    for (String sender : SENDERS) {
+      assertThat(hitKeys(lookup.lookup(sender, null, null, 1000, false)))
+          .containsExactlyElementsOf(filterScan(source, sender));
+    }
+  }
+
+  @Test
+  void aSaltedIndexLooksUpExactlyTheUnsaltedAnswer() throws Exception {
+    TableName source = messages("ix_salted", 400);
+    OptionValues plain = definition(source, source.getNameAsString() + "_plain");
+    OptionValues salted =
+        definition(
+            source,
+            source.getNameAsString() + "_salted",
+            "index-key",
+            "salt(4) + value + reverse_ts(ts) + key");
+    runBuild(plain);
+    IndexRunResult s = runBuild(salted);
+    try (Admin admin = connection.getAdmin()) {
+      assertThat(admin.getRegions(TableName.valueOf(s.index()))).hasSize(4);
+    }
+    for (String sender : SENDERS) {
+      IndexLookup.Result a = lookup(plain).lookup(sender, null, null, 1000, false);
+      IndexLookup.Result b = lookup(salted).lookup(sender, null, null, 1000, false);
+      assertThat(b.ranges()).isEqualTo(4);
+      assertThat(b.entries()).isEqualTo(a.entries());
+      assertThat(hitKeys(b)).as(sender).containsExactlyElementsOf(hitKeys(a));
+      IndexLookup.Result a5 = lookup(plain).lookup(sender, T0 + 100_000, T0 + 200_000, 5, false);
+      IndexLookup.Result b5 = lookup(salted).lookup(sender, T0 + 100_000, T0 + 200_000, 5, false);
+      assertThat(hitKeys(b5)).containsExactlyElementsOf(hitKeys(a5));
+      assertThat(b5.entries()).isEqualTo(a5.entries());
+    }
+  }
+
+  @Test
+  void badDefinitionsAreRefusedBeforeAnyWorkNamingTheOptionAndTheFix() {
+    CliRun noValue = CliRun.of("index", "build", "--source", "a:b", "--index-table", "a:c");
+    assertThat(noValue.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(noValue.err()).contains("give --column FAMILY:QUALIFIER");
+    CliRun noKey =
+        CliRun.of(
+            "index",
+            "build",
+            "--source",
+            "a:b",
+            "--index-table",
+            "a:c",
+            "--column",
+            "m:s",
+            "--index-key",
+            "value + reverse_ts(ts)");
+    assertThat(noKey.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(noKey.err()).contains("--index-key is 'value + reverse_ts(ts)'").contains("'key'");
+    CliRun badColumn =
+        CliRun.of(
+            "index",
+            "lookup",
+            "--source",
+            "a:b",
+            "--index-table",
+            "a:c",
+            "--column",
+            "sender",
+            "--value",
+            "x");
+    assertThat(badColumn.err()).contains("--column is 'sender' but must be FAMILY:QUALIFIER");
+    CliRun missingDef = CliRun.of("index", "scrutiny", "--def", "no/such/file.properties");
+    assertThat(missingDef.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(missingDef.err())
+        .contains("--def is 'no/such/file.properties' but that file does not exist");
+    CliRun unknown = CliRun.of("index", "rebuild");
+    assertThat(unknown.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(unknown.err()).contains("unknown command 'index rebuild'");
+    assertThat(CliRun.of("index").err())
+        .contains("build")
+        .contains("update")
+        .contains("scrutiny")
+        .contains("lookup");
+  }
+}
