@@ -333,9 +333,11 @@ public final class IndexScrutinyJob {
           }
           List<IndexEntries.EntryCell> cells = entries.cells(r);
           for (IndexEntries.Entry e : made) {
+            // At the server's time, not the indexed cell's: a delete marker left on the entry's row
+            // (someone deleted it by hand) would hide a cell written at the old time.
             Put p = new Put(e.key());
             for (IndexEntries.EntryCell c : cells) {
-              p.addColumn(family, c.qualifier(), e.ts(), c.value());
+              p.addColumn(family, c.qualifier(), c.value());
             }
             out.mutate(p);
           }
