@@ -2,8 +2,6 @@ package io.rekey.hbase;
 
 import io.rekey.RekeyException;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Consumer;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -67,12 +65,5 @@ public final class RowSampler {
       throw new RekeyException("cannot count rows of " + table + ": " + e.getMessage(), e);
     }
     return n;
-  }
-
-  /** The sample as a list. */
-  public static List<Result> sample(Connection connection, TableName table, Scan scan, int n) {
-    List<Result> out = new ArrayList<>();
-    sample(connection, table, scan, n, out::add);
-    return out;
   }
 }

@@ -81,23 +81,23 @@ public final class ShuffleCell {
     return 2;
   }
 
-  static int familyOffset(byte[] key) {
+  public static int familyOffset(byte[] key) {
     return 2 + rowLength(key) + 1;
   }
 
-  static int familyLength(byte[] key) {
+  public static int familyLength(byte[] key) {
     return key[2 + rowLength(key)] & 0xff;
   }
 
-  static int qualifierOffset(byte[] key) {
+  public static int qualifierOffset(byte[] key) {
     return familyOffset(key) + familyLength(key);
   }
 
-  static int qualifierLength(byte[] key) {
+  public static int qualifierLength(byte[] key) {
     return key.length - 9 - qualifierOffset(key);
   }
 
-  static long timestamp(byte[] key) {
+  public static long timestamp(byte[] key) {
     return Bytes.toLong(key, key.length - 9);
   }
 

@@ -128,7 +128,7 @@ public final class SourceReader {
       c.set(TableInputFormat.INPUT_TABLE, table.getNameAsString());
       c.set(TableInputFormat.SCAN, TableMapReduceUtil.convertScanToString(scan));
       return sc.newAPIHadoopRDD(
-          c, TableInputFormat.class, ImmutableBytesWritable.class, Result.class);
+          c, SharedConnectionTableInputFormat.class, ImmutableBytesWritable.class, Result.class);
     } catch (IOException e) {
       throw new RekeyException("cannot scan " + table + ": " + e.getMessage(), e);
     }

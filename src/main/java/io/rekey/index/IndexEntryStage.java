@@ -1,5 +1,6 @@
 package io.rekey.index;
 
+import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.PartitionRecords;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.ShuffleCell;
@@ -15,8 +16,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
@@ -71,7 +70,6 @@ public final class IndexEntryStage
     private final PartitionRecords records;
     private final ArrayDeque<Tuple2<byte[], byte[]>> pending = new ArrayDeque<>();
     private IndexStats stats = IndexStats.ZERO;
-    private Connection connection;
     private boolean finished;
 
     Entries(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
@@ -170,10 +168,7 @@ public final class IndexEntryStage
         gets.add(g);
       }
       try {
-        if (connection == null) {
-          connection = ConnectionFactory.createConnection(conf.get());
-        }
-        try (Table t = connection.getTable(definition.source())) {
+        try (Table t = ExecutorConnections.get(conf).getTable(definition.source())) {
           for (Result r : t.get(gets)) {
             if (r != null && !r.isEmpty()) {
               out.put(Bytes.toStringBinary(r.getRow()), r);
@@ -193,13 +188,6 @@ public final class IndexEntryStage
       }
       finished = true;
       records.finish(stats.toLine());
-      if (connection != null) {
-        try {
-          connection.close();
-        } catch (IOException ignored) {
-          // Closing a connection we only read through cannot lose anything.
-        }
-      }
     }
   }
 }

@@ -3,6 +3,7 @@ package io.rekey.index;
 import io.rekey.RekeyException;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.TableRead;
+import io.rekey.options.OptionDef;
 import io.rekey.report.Json;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -98,23 +99,35 @@ public final class IndexJob {
           return result(started, t0, false, windowFrom, windowTo, before, before, true, null);
         }
       }
-      IndexTable.Layout table = new IndexTable(connection, definition).prepare();
+      IndexTable table = new IndexTable(connection, definition);
+      table.check();
       stageSeconds.put("plan", seconds(t0));
       IndexLoad.Written written = run(table, windowFrom, windowTo);
       long t2 = System.nanoTime();
       new IndexLoad(sc, conf, definition, runDir()).load(written);
-      stageSeconds.put("bulk load", seconds(t2));
+      if (options.write() == IndexRunOptions.Write.HFILES) {
+        stageSeconds.put("bulk load", seconds(t2));
+      }
       long after = Math.max(before == null ? Long.MIN_VALUE : before, windowTo);
       state.moveWatermark(after);
       IndexRunResult result =
-          result(started, t0, table.created(), windowFrom, windowTo, before, after, false, written);
+          result(
+              started,
+              t0,
+              written.table().created(),
+              windowFrom,
+              windowTo,
+              before,
+              after,
+              false,
+              written);
       state.recordRun(started, Json.toJson(result));
       return result;
     }
   }
 
   /** Reads the window, makes and writes the entries; nothing is loaded yet. */
-  IndexLoad.Written run(IndexTable.Layout table, Long windowFrom, long windowTo) {
+  IndexLoad.Written run(IndexTable table, Long windowFrom, long windowTo) {
     long t1 = System.nanoTime();
     Scan scan =
         new IndexEntries(definition).restrict(new Scan().setCacheBlocks(false).setCaching(500));
@@ -141,6 +154,7 @@ public final class IndexJob {
                   read.rows(),
                   windowFrom != null,
                   table,
+                  options.write(),
                   options.maxRejects(),
                   "index "
                       + (update ? "update" : "build")
@@ -150,10 +164,11 @@ public final class IndexJob {
                           ? ""
                           : " cells in [" + windowFrom + ", " + windowTo + ")")
                       + ", make entries, write HFiles for "
-                      + table.regionStarts().size()
-                      + " regions of "
                       + definition.indexTable());
-      stageSeconds.put("read, make entries and write HFiles", seconds(t1));
+      stageSeconds.put(
+          "read, make entries and write "
+              + (options.write() == IndexRunOptions.Write.PUTS ? "Puts" : "HFiles"),
+          seconds(t1));
       return written;
     }
   }
@@ -190,6 +205,7 @@ public final class IndexJob {
         definition.valueName() + " -> " + definition.key().layout().canonicalSpec(),
         created,
         options.liveScan() ? "live-scan" : "snapshot",
+        OptionDef.cliName(options.write()),
         windowFrom,
         windowTo,
         before,

@@ -3,20 +3,27 @@ package io.rekey.index;
 import io.rekey.RekeyException;
 import io.rekey.hbase.BulkLoader;
 import io.rekey.hbase.HFileWriterStage;
+import io.rekey.hbase.PutWriterStage;
 import io.rekey.hbase.RegionPartitioner;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.ShuffleCell;
 import io.rekey.hbase.WriteStats;
+import io.rekey.keys.KeyReject;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import scala.Tuple2;
 
 /**
  * Writes index entries as HFiles and bulk-loads them: the part a full build and an incremental run
@@ -28,6 +35,7 @@ import org.apache.spark.api.java.JavaSparkContext;
  */
 public final class IndexLoad {
   private static final int REJECT_EXAMPLES = 5;
+  private static final int SPLIT_SAMPLE = 10_000;
 
   private final JavaSparkContext sc;
   private final Configuration conf;
@@ -48,6 +56,7 @@ public final class IndexLoad {
    * @param rejectsGlob where the rejected rows are, or null when there are none
    */
   public record Written(
+      IndexTable.Layout table,
       IndexStats stats,
       long cellsWritten,
       long bytesWritten,
@@ -66,7 +75,8 @@ public final class IndexLoad {
   public Written write(
       JavaPairRDD<ImmutableBytesWritable, Result> rows,
       boolean window,
-      IndexTable.Layout table,
+      IndexTable indexTable,
+      IndexRunOptions.Write how,
       long maxRejects,
       String description) {
     try {
@@ -79,6 +89,80 @@ public final class IndexLoad {
       throw new RekeyException("cannot use the run directory " + runDir + ": " + e.getMessage(), e);
     }
     ShippedConfiguration shipped = new ShippedConfiguration(conf);
+    int inputPartitions = rows.getNumPartitions();
+    sc.setJobGroup("index", description, false);
+    try {
+      IndexTable.Layout table =
+          indexTable.prepare(() -> sampleEntryKeys(rows, new IndexEntries(definition)));
+      JavaPairRDD<byte[], byte[]> cells =
+          JavaPairRDD.fromJavaRDD(
+              rows.mapPartitionsWithIndex(
+                  new IndexEntryStage(definition, window, runDir.toString(), shipped), true));
+      return write(cells, table, how, inputPartitions, maxRejects, shipped);
+    } finally {
+      sc.clearJobGroup();
+    }
+  }
+
+  /**
+   * A uniform sample of about {@value #SPLIT_SAMPLE} entry keys, for the split points of a new
+   * unsalted index table: the rows whose key hashes lowest, so it takes one read of the source
+   * (from the snapshot's files, no region server involved) and no row count.
+   */
+  private static List<byte[]> sampleEntryKeys(
+      JavaPairRDD<ImmutableBytesWritable, Result> rows, IndexEntries entries) {
+    List<Tuple2<Long, byte[]>> perTask =
+        rows.mapPartitions(
+                it -> {
+                  PriorityQueue<Tuple2<Long, byte[]>> lowest =
+                      new PriorityQueue<>(
+                          Comparator.comparingLong((Tuple2<Long, byte[]> t) -> t._1()).reversed());
+                  while (it.hasNext()) {
+                    Result r = it.next()._2();
+                    long hash = mix(Bytes.hashCode(r.getRow()));
+                    if (lowest.size() == SPLIT_SAMPLE && hash >= lowest.peek()._1()) {
+                      continue;
+                    }
+                    List<IndexEntries.Entry> made;
+                    try {
+                      made = entries.entries(r);
+                    } catch (KeyReject e) {
+                      continue;
+                    }
+                    if (made.isEmpty()) {
+                      continue;
+                    }
+                    lowest.add(new Tuple2<>(hash, made.get(0).key()));
+                    if (lowest.size() > SPLIT_SAMPLE) {
+                      lowest.poll();
+                    }
+                  }
+                  return lowest.iterator();
+                })
+            .collect();
+    List<Tuple2<Long, byte[]>> all = new ArrayList<>(perTask);
+    all.sort(Comparator.comparingLong(Tuple2::_1));
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = 0; i < Math.min(SPLIT_SAMPLE, all.size()); i++) {
+      keys.add(all.get(i)._2());
+    }
+    return keys;
+  }
+
+  /** SplitMix64's finalizer: spreads a 32-bit hash over 64 bits. */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
+  }
+
+  private Written write(
+      JavaPairRDD<byte[], byte[]> cells,
+      IndexTable.Layout table,
+      IndexRunOptions.Write how,
+      int inputPartitions,
+      long maxRejects,
+      ShippedConfiguration shipped) {
     List<byte[]> starts = table.regionStarts();
     byte[][] after = starts.subList(1, starts.size()).toArray(new byte[0][]);
     int regions = after.length + 1;
@@ -92,20 +176,16 @@ public final class IndexLoad {
             1L << 30,
             false,
             shipped);
-    int inputPartitions = rows.getNumPartitions();
-    sc.setJobGroup("index", description, false);
-    List<WriteStats> perTask;
-    try {
-      perTask =
-          JavaPairRDD.fromJavaRDD(
-                  rows.mapPartitionsWithIndex(
-                      new IndexEntryStage(definition, window, runDir.toString(), shipped), true))
-              .repartitionAndSortWithinPartitions(partitioner, ShuffleCell.ORDER)
-              .mapPartitionsWithIndex(writer, false)
-              .collect();
-    } finally {
-      sc.clearJobGroup();
-    }
+    List<WriteStats> perTask =
+        how == IndexRunOptions.Write.PUTS
+            ? cells
+                .mapPartitionsWithIndex(
+                    new PutWriterStage(definition.indexTableName(), shipped), false)
+                .collect()
+            : cells
+                .repartitionAndSortWithinPartitions(partitioner, ShuffleCell.ORDER)
+                .mapPartitionsWithIndex(writer, false)
+                .collect();
     IndexStats stats = IndexStats.ZERO;
     try {
       for (String line : RunFiles.partitionCounts(conf, runDir, inputPartitions)) {
@@ -132,7 +212,11 @@ public final class IndexLoad {
               + stats.cells()
               + " entry cells made, "
               + written.cellsWritten()
-              + " written. Nothing was loaded. This is a bug; the run's files are in "
+              + " written. "
+              + (how == IndexRunOptions.Write.PUTS
+                  ? "The watermark was not moved."
+                  : "Nothing was loaded.")
+              + " This is a bug; the run's files are in "
               + runDir);
     }
     String rejects = stats.rowsRejected() == 0 ? null : RunFiles.rejectsGlob(runDir);
@@ -141,13 +225,18 @@ public final class IndexLoad {
           stats.rowsRejected()
               + " rows could not be indexed, more than --max-rejects "
               + maxRejects
-              + "; nothing was loaded. The rows and reasons are in "
+              + (how == IndexRunOptions.Write.PUTS
+                  ? "; the other rows' entries were written (correct, and written again by the"
+                      + " next run), the watermark was not moved."
+                  : "; nothing was loaded.")
+              + " The rows and reasons are in "
               + rejects
               + " (first: "
               + String.join(" | ", RunFiles.rejectExamples(conf, runDir, 1))
               + "). Fix the definition, or raise --max-rejects to index without them");
     }
     return new Written(
+        table,
         stats,
         written.cellsWritten(),
         written.bytesWritten(),

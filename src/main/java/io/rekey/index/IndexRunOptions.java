@@ -24,7 +24,30 @@ public record IndexRunOptions(
     String staging,
     long maxRejects,
     boolean breakLock,
-    Long until) {
+    Long until,
+    Write write) {
+  /** How entries reach the index table. */
+  public enum Write {
+    /** Sorted HFiles and a bulk load: for builds and large catch-ups. */
+    HFILES,
+    /** Puts through a buffered mutator, no shuffle: for the small windows of scheduled updates. */
+    PUTS
+  }
+
+  public static final OptionDef<Write> WRITE_BUILD =
+      OptionDef.choice(
+          "write",
+          "how entries are written: HFiles and a bulk load, or Puts",
+          Write.class,
+          Write.HFILES);
+  public static final OptionDef<Write> WRITE_UPDATE =
+      OptionDef.choice(
+          "write",
+          "how entries are written: Puts (a small window: no shuffle, no bulk load), or HFiles"
+              + " and a bulk load (a long catch-up)",
+          Write.class,
+          Write.PUTS);
+
   public static final OptionDef<String> STAGING =
       OptionDef.text(
           "staging",
@@ -51,16 +74,21 @@ public record IndexRunOptions(
 
   /** Options of {@code index build}. */
   public static List<OptionDef<?>> declaredForBuild() {
-    List<OptionDef<?>> out = new ArrayList<>(IndexDefinition.declaredWithFile());
-    out.addAll(
-        List.of(ReadOptions.SNAPSHOT, ReadOptions.LIVE_SCAN, STAGING, MAX_REJECTS, BREAK_LOCK));
-    return out;
+    return declared(WRITE_BUILD);
   }
 
   /** Options of {@code index update}. */
   public static List<OptionDef<?>> declaredForUpdate() {
-    List<OptionDef<?>> out = new ArrayList<>(declaredForBuild());
+    List<OptionDef<?>> out = declared(WRITE_UPDATE);
     out.add(UNTIL);
+    return out;
+  }
+
+  private static List<OptionDef<?>> declared(OptionDef<Write> write) {
+    List<OptionDef<?>> out = new ArrayList<>(IndexDefinition.declaredWithFile());
+    out.addAll(
+        List.of(
+            ReadOptions.SNAPSHOT, ReadOptions.LIVE_SCAN, STAGING, MAX_REJECTS, BREAK_LOCK, write));
     return out;
   }
 
@@ -71,7 +99,8 @@ public record IndexRunOptions(
         values.get(STAGING),
         values.get(MAX_REJECTS),
         values.get(BREAK_LOCK),
-        null);
+        null,
+        values.get(WRITE_BUILD));
   }
 
   public static IndexRunOptions forUpdate(OptionValues values) {
@@ -83,7 +112,8 @@ public record IndexRunOptions(
         values.get(STAGING),
         values.get(MAX_REJECTS),
         values.get(BREAK_LOCK),
-        until == null ? null : time(UNTIL.name(), until));
+        until == null ? null : time(UNTIL.name(), until),
+        values.get(WRITE_UPDATE));
   }
 
   /** Epoch millis or an ISO-8601 instant. */

@@ -8,6 +8,7 @@ import java.util.Map;
  * rejected.
  *
  * @param kind {@code build} or {@code update}
+ * @param write {@code hfiles} (bulk-loaded) or {@code puts}
  * @param windowFrom the oldest cell timestamp indexed (an update), or null for all (a build)
  * @param windowTo cells at or after this were left for the next run
  * @param watermarkBefore the watermark the run started from, or null
@@ -22,6 +23,7 @@ public record IndexRunResult(
     String definition,
     boolean indexCreated,
     String read,
+    String write,
     Long windowFrom,
     long windowTo,
     Long watermarkBefore,

@@ -1,5 +1,6 @@
 package io.rekey.index;
 
+import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.SourceReader;
@@ -18,7 +19,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
@@ -259,8 +259,8 @@ public final class IndexScrutinyJob {
         .filter(t -> t._1().equals(MISSING) || t._1().equals(INVALID) || t._1().equals(ORPHAN))
         .foreachPartition(
             part -> {
-              try (Connection c = ConnectionFactory.createConnection(shipped.get());
-                  BufferedMutator out = c.getBufferedMutator(d.indexTable())) {
+              Connection c = ExecutorConnections.get(shipped);
+              try (BufferedMutator out = c.getBufferedMutator(d.indexTable())) {
                 new Repairer(d, c, out).repair(part);
               }
             });

@@ -2,19 +2,17 @@ package io.rekey.index;
 
 import io.rekey.RekeyException;
 import io.rekey.hbase.FamilySettings;
-import io.rekey.hbase.RowSampler;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.index.IndexDefinition.Column;
 import io.rekey.keys.KeyLayout;
-import io.rekey.keys.KeyReject;
 import io.rekey.keys.LayoutException;
 import io.rekey.keys.SplitPoints;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
@@ -31,7 +29,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class IndexTable {
   private static final Logger LOG = LoggerFactory.getLogger(IndexTable.class);
-  private static final int SPLIT_SAMPLE_ROWS = 10_000;
 
   private final Connection connection;
   private final IndexDefinition definition;
@@ -44,8 +41,46 @@ public final class IndexTable {
   /** The index table as it will be written: its family's settings and its region start keys. */
   public record Layout(FamilySettings family, List<byte[]> regionStarts, boolean created) {}
 
-  /** Checks the source and the index table, creating the index table when missing. */
-  public Layout prepare() {
+  /**
+   * Whether a new index table must be split at sample quantiles of the entry keys: it does not
+   * exist yet and its key starts with neither a salt nor a hash.
+   */
+  public boolean needsSampleKeys() {
+    KeyLayout layout = definition.key().layout();
+    return !new TableAdmin(connection).exists(definition.indexTable())
+        && layout.leadingSaltBuckets() == 0
+        && !layout.startsWithHash();
+  }
+
+  /**
+   * Checks the source and the index table, creating the index table when missing.
+   *
+   * @param sampleKeys a sample of the entry keys, asked for only when {@link #needsSampleKeys}
+   */
+  public Layout prepare(Supplier<List<byte[]>> sampleKeys) {
+    TableAdmin admin = new TableAdmin(connection);
+    TableDescriptor source = check();
+    boolean created = false;
+    if (!admin.exists(definition.indexTable())) {
+      List<byte[]> splits = splits(sampleKeys);
+      admin.create(descriptor(source), splits);
+      created = true;
+      LOG.info("index: created {} with {} regions", definition.indexTable(), splits.size() + 1);
+    }
+    TableDescriptor index = admin.descriptor(definition.indexTable(), "index");
+    return new Layout(
+        FamilySettings.of(index.getColumnFamily(Bytes.toBytes(definition.family()))),
+        admin.regionStartKeys(definition.indexTable()),
+        created);
+  }
+
+  /**
+   * Checks, before any data is read, that the source has the families the index reads and that an
+   * existing index table has the index family.
+   *
+   * @return the source's descriptor
+   */
+  public TableDescriptor check() {
     TableAdmin admin = new TableAdmin(connection);
     TableDescriptor source = admin.descriptor(definition.source(), "source");
     List<Column> read = new ArrayList<>(definition.covered());
@@ -65,16 +100,11 @@ public final class IndexTable {
                 + familyNames(source));
       }
     }
-    boolean created = false;
     if (!admin.exists(definition.indexTable())) {
-      List<byte[]> splits = splits();
-      admin.create(descriptor(source), splits);
-      created = true;
-      LOG.info("index: created {} with {} regions", definition.indexTable(), splits.size() + 1);
+      return source;
     }
     TableDescriptor index = admin.descriptor(definition.indexTable(), "index");
-    ColumnFamilyDescriptor family = index.getColumnFamily(Bytes.toBytes(definition.family()));
-    if (family == null) {
+    if (index.getColumnFamily(Bytes.toBytes(definition.family())) == null) {
       throw new RekeyException(
           "the index table "
               + definition.indexTable()
@@ -84,8 +114,7 @@ public final class IndexTable {
               + familyNames(index)
               + "); set index-family to one of those, or name another index-table");
     }
-    return new Layout(
-        FamilySettings.of(family), admin.regionStartKeys(definition.indexTable()), created);
+    return source;
   }
 
   private TableDescriptor descriptor(TableDescriptor source) {
@@ -106,7 +135,7 @@ public final class IndexTable {
   }
 
   /** Split points: one region per salt bucket, even over a hash, else sample quantiles. */
-  private List<byte[]> splits() {
+  private List<byte[]> splits(Supplier<List<byte[]>> sampleKeys) {
     KeyLayout layout = definition.key().layout();
     try {
       if (layout.leadingSaltBuckets() > 0) {
@@ -115,33 +144,12 @@ public final class IndexTable {
       if (layout.startsWithHash()) {
         return SplitPoints.plan(layout, definition.regions(), List.of());
       }
-      List<byte[]> sample = sampleEntryKeys();
+      List<byte[]> sample = sampleKeys.get();
       int regions = Math.min(definition.regions(), Math.max(1, sample.size() / 10));
       return SplitPoints.plan(layout, regions, sample);
     } catch (LayoutException e) {
       throw new RekeyException("cannot plan the index table's regions: " + e.getMessage(), e);
     }
-  }
-
-  private List<byte[]> sampleEntryKeys() {
-    IndexEntries entries = new IndexEntries(definition);
-    Scan scan = entries.restrict(new Scan());
-    List<byte[]> keys = new ArrayList<>();
-    RowSampler.sample(
-        connection,
-        definition.source(),
-        scan,
-        SPLIT_SAMPLE_ROWS,
-        r -> {
-          try {
-            for (IndexEntries.Entry e : entries.entries(r)) {
-              keys.add(e.key());
-            }
-          } catch (KeyReject ignored) {
-            // A rejected row has no entry to split at; the job reports it.
-          }
-        });
-    return keys;
   }
 
   private static List<String> familyNames(TableDescriptor d) {

@@ -50,8 +50,12 @@ public final class IndexText {
             c.rowsRejected()));
     out.append(
         String.format(
-            "  written     %,d entries, %,d cells, %s in %d HFile(s), bulk-loaded%n",
-            c.entries(), r.cellsWritten(), Sizes.human(r.bytesWritten()), r.files()));
+            "  written     %,d entries, %,d cells, %s%n",
+            c.entries(),
+            r.cellsWritten(),
+            r.write().equals("puts")
+                ? "as Puts"
+                : Sizes.human(r.bytesWritten()) + " in " + r.files() + " HFile(s), bulk-loaded"));
     if (r.rejectsGlob() != null) {
       out.append("  rejects     ").append(r.rejectsGlob()).append('\n');
       for (String e : r.rejectExamples()) {

@@ -293,7 +293,8 @@ class IndexIT {
     long watermark = runBuild(def).watermarkAfter();
     long now = System.currentTimeMillis();
     TestTables.put(source, List.of(message(100, now), message(101, now + 1)));
-    OptionValues window = def.with("until", "" + (now + 100));
+    // The failure falls between writing the HFiles and loading them.
+    OptionValues window = def.with("until", "" + (now + 100)).with("write", "hfiles");
 
     Configuration failing = new Configuration(conf);
     failing.setInt(BulkLoader.ATTEMPTS_KEY, 1);

@@ -1,0 +1,88 @@
+package io.rekey.hbase;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+
+/**
+ * One HBase connection per cluster per executor JVM, shared by the tasks that write or read through
+ * the region servers. A connection takes a ZooKeeper round trip and a meta lookup to set up, which
+ * a task writing a few thousand cells would otherwise pay every time. Closed when the JVM exits;
+ * tasks must not close it.
+ */
+public final class ExecutorConnections {
+  private static final Map<String, Connection> OPEN = new ConcurrentHashMap<>();
+
+  static {
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  for (Connection c : OPEN.values()) {
+                    try {
+                      c.close();
+                    } catch (IOException ignored) {
+                      // The JVM is going away.
+                    }
+                  }
+                }));
+  }
+
+  private ExecutorConnections() {}
+
+  /** The shared connection to the cluster {@code conf} names. */
+  public static Connection get(ShippedConfiguration conf) {
+    return get(conf.get());
+  }
+
+  /**
+   * The shared connection, behind a view whose {@code close()} does nothing: for code that closes
+   * the connection it is given (HBase's TableInputFormat closes it after every split).
+   */
+  public static Connection unclosable(Configuration conf) {
+    Connection shared = get(conf);
+    return (Connection)
+        Proxy.newProxyInstance(
+            Connection.class.getClassLoader(),
+            new Class<?>[] {Connection.class},
+            (proxy, method, args) -> {
+              if (method.getName().equals("close") && method.getParameterCount() == 0) {
+                return null;
+              }
+              try {
+                return method.invoke(shared, args);
+              } catch (InvocationTargetException e) {
+                throw e.getCause();
+              }
+            });
+  }
+
+  /** The shared connection to the cluster {@code c} names. */
+  public static Connection get(Configuration c) {
+    String cluster =
+        c.get(HConstants.ZOOKEEPER_QUORUM)
+            + "|"
+            + c.get(HConstants.ZOOKEEPER_CLIENT_PORT)
+            + "|"
+            + c.get(HConstants.ZOOKEEPER_ZNODE_PARENT);
+    return OPEN.compute(
+        cluster,
+        (k, open) -> {
+          if (open != null && !open.isClosed()) {
+            return open;
+          }
+          try {
+            return ConnectionFactory.createConnection(c);
+          } catch (IOException e) {
+            throw new UncheckedIOException("cannot connect to HBase (" + k + ")", e);
+          }
+        });
+  }
+}

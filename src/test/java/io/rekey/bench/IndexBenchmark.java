@@ -1,0 +1,328 @@
+package io.rekey.bench;
+
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.HBaseSettings;
+import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.hbase.SourceReader;
+import io.rekey.hbase.TableAdmin;
+import io.rekey.index.IndexDefinition;
+import io.rekey.index.IndexEntries;
+import io.rekey.index.IndexJob;
+import io.rekey.index.IndexRunOptions;
+import io.rekey.index.IndexRunResult;
+import io.rekey.keys.KeyReject;
+import io.rekey.options.OptionValues;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.filter.RowFilter;
+import org.apache.hadoop.hbase.filter.SubstringComparator;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.util.LongAccumulator;
+
+/**
+ * The index benchmark: on one source table, in one run and one JVM, times this tool's full index
+ * build (HFiles and bulk load) against a Put-based builder (Spark foreachPartition +
+ * BufferedMutator) that makes the same entries from the same snapshot read into a table with the
+ * same regions; then adds 1% new messages and times an incremental update against the build. Prints
+ * JSON.
+ *
+ * <p>Run by {@code jobs/bench-index.sh}.
+ */
+public final class IndexBenchmark {
+  static final String STATE = "bench:index_state";
+
+  public static void main(String[] args) throws Exception {
+    String source = args.length > 0 ? args[0] : "bench:messages";
+    Path out = Path.of(args.length > 1 ? args[1] : "var/bench/index-bench.json");
+    HBaseSettings settings = RekeyBenchmark.clusterSettings();
+    Configuration conf = settings.toConfiguration();
+    JavaSparkContext sc = RekeyBenchmark.spark("index-bench");
+    Map<String, Object> report = new LinkedHashMap<>();
+    try (Connection connection = HBaseConnections.open(settings)) {
+      TableName src = TableName.valueOf(source);
+      deleteMessages(connection, src);
+      report.put("source", source);
+      report.put("sourceCells", RekeyBenchmark.countCells(connection, src));
+      report.put("index", "m:sender -> value + reverse_ts(ts) + key, covering m:subject");
+      report.put("sparkMaster", sc.master());
+      int rounds = Integer.parseInt(System.getProperty("bench.rounds", "2"));
+      Map<String, Object> build = null;
+      Map<String, Object> rebuild = null;
+      Map<String, Object> put = null;
+      OptionValues definition = definition(source, "bench:ix_build");
+      for (int round = 1; round <= rounds; round++) {
+        // Dropping the previous round's tables and state is not part of any method's time.
+        RekeyBenchmark.fresh(connection, "bench:ix_build", null, null);
+        RekeyBenchmark.fresh(connection, "bench:ix_put", null, null);
+        forgetState(connection, "bench:ix_build");
+        build = RekeyBenchmark.measure(() -> build(sc, connection, conf, definition));
+        // The same build into the now existing, pre-split table: no split planning.
+        rebuild = RekeyBenchmark.measure(() -> build(sc, connection, conf, definition));
+        TableName putTable = likeBuilt(connection, "bench:ix_build", "bench:ix_put");
+        put =
+            RekeyBenchmark.measure(
+                () ->
+                    putBuild(sc, connection, conf, definition(source, putTable.getNameAsString())));
+        System.err.printf(
+            "bench round %d of %d: index build %s s (into the existing table %s s), put-based %s"
+                + " s%n",
+            round, rounds, build.get("seconds"), rebuild.get("seconds"), put.get("seconds"));
+      }
+      report.put("measured", "the last of " + rounds + " rounds; earlier ones warm up both");
+      build.put("note", "a new index table, split at quantiles of sampled entry keys");
+      report.put("build", build);
+      rebuild.put("note", "the same build into the existing pre-split table");
+      report.put("buildIntoExistingTable", rebuild);
+      put.put("note", "into a table with the same regions, created beforehand (not timed)");
+      report.put("putBased", put);
+      report.put(
+          "buildVsPutBased",
+          RekeyBenchmark.round(
+              (double) build.get("cellsPerSecond") / (double) put.get("cellsPerSecond")));
+      report.put(
+          "buildIntoExistingVsPutBased",
+          RekeyBenchmark.round(
+              (double) rebuild.get("cellsPerSecond") / (double) put.get("cellsPerSecond")));
+
+      // Incremental: 1% new messages written now, then an update over [watermark, now].
+      long sourceRows = rows(connection, src);
+      int fresh = (int) Math.max(1, sourceRows / 100);
+      long now = System.currentTimeMillis();
+      appendMessages(connection, src, fresh, now);
+      long until = now + fresh + 1;
+      Map<String, Object> update = update(sc, connection, conf, definition, until, "puts");
+      update.put("newRows", fresh);
+      update.put("note", "cells = source rows the update read (only the window's); Puts");
+      report.put("update", update);
+      report.put(
+          "updateOverBuild",
+          RekeyBenchmark.round((double) update.get("seconds") / (double) build.get("seconds")));
+      // The same window again, written as HFiles and bulk-loaded, for comparison.
+      forgetWatermarkTo(connection, "bench:ix_build", (long) update.get("windowFrom"));
+      Map<String, Object> viaHfiles = update(sc, connection, conf, definition, until, "hfiles");
+      viaHfiles.put("note", "the same window written as HFiles and bulk-loaded");
+      report.put("updateWithHfiles", viaHfiles);
+      deleteMessages(connection, src);
+      report.put("processPeakRssMiB", RekeyBenchmark.peakRssMiB());
+    }
+    RekeyBenchmark.writeReport(report, out);
+    sc.stop();
+  }
+
+  static Map<String, Object> update(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      OptionValues definition,
+      long until,
+      String write)
+      throws Exception {
+    long[] from = new long[1];
+    Map<String, Object> m =
+        RekeyBenchmark.measure(
+            () -> {
+              IndexRunResult r =
+                  IndexJob.update(
+                          sc,
+                          connection,
+                          conf,
+                          IndexRunOptions.forUpdate(
+                              definition
+                                  .with("until", Long.toString(until))
+                                  .with("write", write)
+                                  .validate(IndexRunOptions.declaredForUpdate())))
+                      .execute();
+              System.err.println(
+                  "bench: update (" + write + ") " + r.counts() + " " + r.stageSeconds());
+              from[0] = r.windowFrom();
+              return r.counts().rowsRead();
+            });
+    m.put("windowFrom", from[0]);
+    return m;
+  }
+
+  /** Puts the watermark back, so the next update runs the same window again. */
+  static void forgetWatermarkTo(Connection c, String index, long watermark) {
+    new io.rekey.index.IndexState(c, TableName.valueOf(STATE), TableName.valueOf(index))
+        .moveWatermark(watermark);
+  }
+
+  static OptionValues definition(String source, String index) {
+    return OptionValues.empty()
+        .with("source", source)
+        .with("column", "m:sender")
+        .with("covered", "m:subject")
+        .with("index-table", index)
+        .with("state-table", STATE)
+        .with("safety-lag", "0");
+  }
+
+  static long build(
+      JavaSparkContext sc, Connection connection, Configuration conf, OptionValues definition) {
+    IndexRunResult r =
+        IndexJob.build(
+                sc,
+                connection,
+                conf,
+                IndexRunOptions.forBuild(definition.validate(IndexRunOptions.declaredForBuild())))
+            .execute();
+    System.err.println("bench: index build " + r.counts() + " " + r.stageSeconds());
+    return r.cellsWritten();
+  }
+
+  /** A table with the built index's family and regions, for the Put-based builder. */
+  static TableName likeBuilt(Connection c, String built, String name) throws IOException {
+    TableName t = TableName.valueOf(name);
+    TableDescriptor d = c.getAdmin().getDescriptor(TableName.valueOf(built));
+    List<byte[]> starts = new TableAdmin(c).regionStartKeys(TableName.valueOf(built));
+    new TableAdmin(c)
+        .create(
+            TableDescriptorBuilder.copy(t, d), new ArrayList<>(starts.subList(1, starts.size())));
+    return t;
+  }
+
+  /**
+   * What most people write first: the same snapshot read and the same entries, each row Put through
+   * a BufferedMutator.
+   */
+  static long putBuild(
+      JavaSparkContext sc, Connection connection, Configuration conf, OptionValues values) {
+    IndexDefinition d = IndexDefinition.from(values.validate(IndexDefinition.declaredWithFile()));
+    IndexEntries entries = new IndexEntries(d);
+    String snapshot = "bench-ix-put-" + System.currentTimeMillis();
+    new TableAdmin(connection).snapshot(d.source(), snapshot);
+    try {
+      JavaPairRDD<ImmutableBytesWritable, Result> rows =
+          SourceReader.fromSnapshot(
+              sc,
+              conf,
+              snapshot,
+              new org.apache.hadoop.fs.Path(
+                  conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot),
+              entries.restrict(new Scan().setCacheBlocks(false).setCaching(500)),
+              SourceReader.readTasks(sc.defaultParallelism()));
+      ShippedConfiguration shipped = new ShippedConfiguration(conf);
+      String table = d.indexTableName();
+      byte[] family = Bytes.toBytes(d.family());
+      LongAccumulator written = sc.sc().longAccumulator();
+      rows.foreachPartition(
+          it -> {
+            try (Connection c = ConnectionFactory.createConnection(shipped.get());
+                BufferedMutator m =
+                    c.getBufferedMutator(
+                        new BufferedMutatorParams(TableName.valueOf(table))
+                            .writeBufferSize(8L << 20))) {
+              while (it.hasNext()) {
+                Result r = it.next()._2();
+                List<IndexEntries.Entry> made;
+                try {
+                  made = entries.entries(r);
+                } catch (KeyReject e) {
+                  continue;
+                }
+                List<IndexEntries.EntryCell> cells = entries.cells(r);
+                for (IndexEntries.Entry e : made) {
+                  Put p = new Put(e.key());
+                  for (IndexEntries.EntryCell c2 : cells) {
+                    p.addColumn(family, c2.qualifier(), e.ts(), c2.value());
+                  }
+                  m.mutate(p);
+                  written.add(cells.size());
+                }
+              }
+            }
+          });
+      return written.value();
+    } finally {
+      new TableAdmin(connection).deleteSnapshot(snapshot);
+    }
+  }
+
+  static void forgetState(Connection c, String index) throws IOException {
+    TableName state = TableName.valueOf(STATE);
+    try (Admin admin = c.getAdmin()) {
+      if (!admin.tableExists(state)) {
+        return;
+      }
+    }
+    try (Table t = c.getTable(state)) {
+      t.delete(new Delete(Bytes.toBytes(index)));
+    }
+  }
+
+  static long rows(Connection c, TableName t) throws IOException {
+    long n = 0;
+    try (Table table = c.getTable(t);
+        var s = table.getScanner(io.rekey.hbase.RowSampler.keysOnly().setCaching(10_000))) {
+      while (s.next() != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** {@code n} new messages written at {@code now}, keyed {@code zz-new-N} (removed after). */
+  static void appendMessages(Connection c, TableName t, int n, long now) throws IOException {
+    try (BufferedMutator m = c.getBufferedMutator(t)) {
+      for (int i = 0; i < n; i++) {
+        long ts = now + i;
+        Put p = new Put(Bytes.toBytes(String.format("%d_new_%07d", ts, i)));
+        p.addColumn(
+            Bytes.toBytes("m"), Bytes.toBytes("sender"), ts, Bytes.toBytes("user0000" + (i % 7)));
+        p.addColumn(Bytes.toBytes("m"), Bytes.toBytes("recipient"), ts, Bytes.toBytes("user01234"));
+        p.addColumn(Bytes.toBytes("m"), Bytes.toBytes("subject"), ts, Bytes.toBytes("fresh " + i));
+        p.addColumn(
+            Bytes.toBytes("m"), Bytes.toBytes("body"), ts, Bytes.toBytes("a new message " + i));
+        p.addColumn(Bytes.toBytes("m"), Bytes.toBytes("read"), ts, Bytes.toBytes("false"));
+        m.mutate(p);
+      }
+    }
+  }
+
+  /**
+   * Removes every message an earlier run appended (keys with {@code _new_}), whatever its time: the
+   * cells are stamped up to n ms ahead of the clock, so the delete names its own timestamp.
+   */
+  static void deleteMessages(Connection c, TableName t) throws IOException {
+    Scan appended =
+        new Scan()
+            .setFilter(new RowFilter(CompareOperator.EQUAL, new SubstringComparator("_new_")))
+            .setCaching(10_000);
+    try (Table table = c.getTable(t);
+        ResultScanner s = table.getScanner(appended);
+        BufferedMutator m = c.getBufferedMutator(t)) {
+      for (Result r : s) {
+        // At the row's newest cell, not later: a marker's timestamp widens its file's time range,
+        // and every later update would have to read that file.
+        long newest = 0;
+        for (var cell : r.rawCells()) {
+          newest = Math.max(newest, cell.getTimestamp());
+        }
+        m.mutate(new Delete(r.getRow()).addFamily(Bytes.toBytes("m"), newest));
+      }
+    }
+  }
+}
