@@ -8,10 +8,9 @@ import io.rekey.keys.ScanPlanner;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.Times;
 import io.rekey.rekey.RekeyOptions;
 import io.rekey.report.LayoutText;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,8 +100,8 @@ final class LayoutCommand implements Command<LayoutCommand.Options> {
       try {
         int dots = value.indexOf("..");
         if (dots >= 0) {
-          long from = time(value.substring(0, dots));
-          long to = time(value.substring(dots + 2));
+          long from = Times.parse(SCAN.name(), value.substring(0, dots));
+          long to = Times.parse(SCAN.name(), value.substring(dots + 2));
           if (to <= from) {
             throw InvalidOptionException.of(
                 SCAN.name(), s, "has an empty range: TO must be after FROM");
@@ -124,22 +123,6 @@ final class LayoutCommand implements Command<LayoutCommand.Options> {
   /** Parses both specs; a bad one is a usage error that names its option. */
   static KeyMapping mapping(String sourceSpec, String targetSpec) {
     return RekeyOptions.mapping(sourceSpec, targetSpec);
-  }
-
-  private static long time(String text) {
-    String t = text.trim();
-    try {
-      return Long.parseLong(t);
-    } catch (NumberFormatException e) {
-      try {
-        return Instant.parse(t).toEpochMilli();
-      } catch (DateTimeParseException e2) {
-        throw InvalidOptionException.of(
-            SCAN.name(),
-            text,
-            "is neither a number nor an ISO-8601 instant (2026-01-01T00:00:00Z)");
-      }
-    }
   }
 
   @Override

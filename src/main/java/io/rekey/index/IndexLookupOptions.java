@@ -3,6 +3,7 @@ package io.rekey.index;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.Times;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -37,9 +38,8 @@ public record IndexLookupOptions(
   }
 
   public static IndexLookupOptions from(OptionValues values) {
-    Long from =
-        values.get(FROM) == null ? null : IndexRunOptions.time(FROM.name(), values.get(FROM));
-    Long to = values.get(TO) == null ? null : IndexRunOptions.time(TO.name(), values.get(TO));
+    Long from = values.get(FROM) == null ? null : Times.parse(FROM.name(), values.get(FROM));
+    Long to = values.get(TO) == null ? null : Times.parse(TO.name(), values.get(TO));
     if (from != null && to != null && to <= from) {
       throw InvalidOptionException.of(
           TO.name(),

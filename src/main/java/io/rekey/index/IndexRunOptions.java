@@ -1,11 +1,10 @@
 package io.rekey.index;
 
 import io.rekey.hbase.ReadOptions;
-import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
+import io.rekey.options.Times;
+import io.rekey.rekey.RekeyOptions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,12 +47,7 @@ public record IndexRunOptions(
           Write.class,
           Write.PUTS);
 
-  public static final OptionDef<String> STAGING =
-      OptionDef.text(
-          "staging",
-          "DIR",
-          "directory for run files and HFiles on the cluster's filesystem (default: rekey-staging"
-              + " next to hbase.rootdir)");
+  public static final OptionDef<String> STAGING = RekeyOptions.STAGING;
   public static final OptionDef<Long> MAX_REJECTS =
       OptionDef.number(
               "max-rejects",
@@ -112,22 +106,7 @@ public record IndexRunOptions(
         values.get(STAGING),
         values.get(MAX_REJECTS),
         values.get(BREAK_LOCK),
-        until == null ? null : time(UNTIL.name(), until),
+        until == null ? null : Times.parse(UNTIL.name(), until),
         values.get(WRITE_UPDATE));
-  }
-
-  /** Epoch millis or an ISO-8601 instant. */
-  public static long time(String option, String text) {
-    String t = text.trim();
-    try {
-      return Long.parseLong(t);
-    } catch (NumberFormatException e) {
-      try {
-        return Instant.parse(t).toEpochMilli();
-      } catch (DateTimeParseException e2) {
-        throw InvalidOptionException.of(
-            option, text, "is neither epoch millis nor an ISO-8601 instant (2026-01-01T00:00:00Z)");
-      }
-    }
   }
 }
