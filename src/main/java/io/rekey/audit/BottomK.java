@@ -1,7 +1,5 @@
 package io.rekey.audit;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInput;
 import java.io.DataInputStream;
 import java.io.DataOutput;
@@ -176,7 +174,7 @@ public final class BottomK<T> implements Serializable {
     keepSmallest();
     // Items go through a plain data stream into one array: far cheaper than writing each value
     // through the object stream.
-    ByteArrayOutputStream buffer = new ByteArrayOutputStream(size * 64);
+    UnsyncedBytes.Out buffer = new UnsyncedBytes.Out(size * 64);
     DataOutputStream data = new DataOutputStream(buffer);
     data.writeInt(size);
     for (int i = 0; i < size; i++) {
@@ -193,7 +191,7 @@ public final class BottomK<T> implements Serializable {
     allocate();
     byte[] bytes = new byte[in.readInt()];
     in.readFully(bytes);
-    DataInputStream data = new DataInputStream(new ByteArrayInputStream(bytes));
+    DataInputStream data = new DataInputStream(new UnsyncedBytes.In(bytes));
     int n = data.readInt();
     for (int i = 0; i < n; i++) {
       long hash = data.readLong();

@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * The shape of one measure over a table: how many values, quantiles, and a histogram. Small whole
- * numbers are counted exactly, value sizes in buckets 1.6% wide, bytes per row in a KLL sketch
- * (rank error about 1.3%); {@code min} and {@code max} are exact.
+ * numbers are counted exactly, value sizes and bytes per row in log-linear buckets 1.6% wide;
+ * {@code min} and {@code max} are exact.
  *
  * @param histogram equal-width bins between min and max; counts are estimates
  */

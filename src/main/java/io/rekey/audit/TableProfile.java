@@ -61,7 +61,7 @@ public final class TableProfile implements Serializable {
 
   final SmallCounts keyLength = new SmallCounts();
   final SmallCounts cellsPerRow = new SmallCounts();
-  final Quantiles bytesPerRow = new Quantiles();
+  final LogHistogram bytesPerRow = new LogHistogram();
   final SmallCounts columnsPerRow = new SmallCounts();
   final LogHistogram valueSize = new LogHistogram();
   final SmallCounts versionsPerColumn = new SmallCounts();

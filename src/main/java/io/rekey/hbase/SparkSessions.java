@@ -12,6 +12,8 @@ public final class SparkSessions {
   /** Spark's setting that drops input splits of length 0; it must be false for HBase input. */
   public static final String IGNORE_EMPTY_SPLITS = "spark.hadoopRDD.ignoreEmptySplits";
 
+  static final String MAX_DIRECT_RESULT = "spark.task.maxDirectResultSize";
+
   private SparkSessions() {}
 
   public static SparkSession getOrCreate(String appName) {
@@ -25,6 +27,12 @@ public final class SparkSessions {
     // HBase's input splits report a length of 0 (snapshot splits always, table splits for
     // regions under 1 MB); Spark would silently skip them, and their rows, if this were true.
     conf.set(IGNORE_EMPTY_SPLITS, "false");
+    if (!conf.contains(MAX_DIRECT_RESULT)) {
+      // An audit task's result is one profile of a few megabytes. Above this size (1 MB by
+      // default) Spark parks a result in the block manager and the driver fetches it in a second
+      // step; under the RPC message limit (128 MB) it can come with the task's status.
+      conf.set(MAX_DIRECT_RESULT, "64m");
+    }
     if (!conf.contains("spark.serializer")) {
       conf.set("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
       conf.set("spark.kryo.registrator", KryoSetup.class.getName());
