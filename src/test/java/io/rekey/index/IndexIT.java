@@ -451,6 +451,55 @@ class IndexIT {
   }
 
   @Test
+  void anIndexOnAKeyFieldAndAnIndexOfEveryVersion() throws Exception {
+    TableName source = MiniHBase.uniqueTable("ix_field");
+    TestTables.create(
+        source, ColumnFamilyDescriptorBuilder.newBuilder(b("m")).setMaxVersions(3).build());
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      String user = SENDERS[i % SENDERS.length];
+      Put p = new Put(b(user + "_" + i));
+      p.addColumn(b("m"), b("subject"), T0 + i, b("s" + i));
+      // Every third row's sender changed once: two versions of m:sender.
+      p.addColumn(b("m"), b("sender"), T0 + i, b(user));
+      if (i % 3 == 0) {
+        p.addColumn(b("m"), b("sender"), T0 + 1000 + i, b("zed"));
+      }
+      puts.add(p);
+    }
+    TestTables.put(source, puts);
+
+    // The value is the key's user field; the entry's time is the row's newest cell.
+    OptionValues byField =
+        OptionValues.empty()
+            .with("source", source.getNameAsString())
+            .with("source-key", "text: user + '_' + n:long")
+            .with("field", "user")
+            .with("index-table", source.getNameAsString() + "_by_user")
+            .with("safety-lag", "0");
+    IndexRunResult f = runBuild(byField);
+    assertThat(f.counts().entries()).isEqualTo(60);
+    IndexLookup.Result bob = lookup(byField).lookup("bob", null, null, 100, false);
+    assertThat(bob.entries()).isEqualTo(12);
+    // Row 51 changed its sender later than row 56 was written: its newest cell is the newest.
+    assertThat(hitKeys(bob)).first().isEqualTo("bob_51");
+
+    // One entry per version of m:sender: 60 rows, 20 with two versions.
+    OptionValues everyVersion =
+        definition(source, source.getNameAsString() + "_versions", "all-versions", "true");
+    IndexRunResult v = runBuild(everyVersion);
+    assertThat(v.counts().rowsIndexed()).isEqualTo(60);
+    assertThat(v.counts().entries()).isEqualTo(80);
+    assertThat(lookup(everyVersion).lookup("zed", null, null, 100, false).entries()).isEqualTo(20);
+    // The newest-only index sees zed, not the senders they replaced.
+    OptionValues newest = definition(source, source.getNameAsString() + "_newest");
+    runBuild(newest);
+    assertThat(lookup(newest).lookup("alice", null, null, 100, false).entries()).isEqualTo(8);
+    assertThat(lookup(everyVersion).lookup("alice", null, null, 100, false).entries())
+        .isEqualTo(12);
+  }
+
+  @Test
   void badDefinitionsAreRefusedBeforeAnyWorkNamingTheOptionAndTheFix() {
     CliRun noValue = CliRun.of("index", "build", "--source", "a:b", "--index-table", "a:c");
     assertThat(noValue.exit()).isEqualTo(ExitCode.USAGE);
