@@ -69,8 +69,9 @@ public final class IndexLoad {
    * Makes and writes the entries of {@code rows}.
    *
    * @param window the rows come from an incremental run's time window
-   * @throws RekeyException before anything is loaded, when more rows than {@code maxRejects} were
-   *     rejected or the counts do not add up
+   * @throws RekeyException when more rows than {@code maxRejects} were rejected or the counts do
+   *     not add up: with HFiles before anything is loaded, with Puts after the other rows' entries
+   *     were written (correct ones; the caller then leaves the watermark where it was)
    */
   public Written write(
       JavaPairRDD<ImmutableBytesWritable, Result> rows,
@@ -106,8 +107,8 @@ public final class IndexLoad {
 
   /**
    * A uniform sample of about {@value #SPLIT_SAMPLE} entry keys, for the split points of a new
-   * unsalted index table: the rows whose key hashes lowest, so it takes one read of the source
-   * (from the snapshot's files, no region server involved) and no row count.
+   * unsalted index table: the rows whose key hashes lowest. It costs one extra read of the source
+   * (from the snapshot's files when reading a snapshot; no row count, no region-server scans).
    */
   private static List<byte[]> sampleEntryKeys(
       JavaPairRDD<ImmutableBytesWritable, Result> rows, IndexEntries entries) {
