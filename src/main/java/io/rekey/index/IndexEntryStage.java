@@ -2,6 +2,7 @@ package io.rekey.index;
 
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.PartitionRecords;
+import io.rekey.hbase.RowsToCells;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.ShuffleCell;
 import io.rekey.index.IndexDefinition.Column;
@@ -9,13 +10,11 @@ import io.rekey.keys.KeyReject;
 import io.rekey.keys.RejectReason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
@@ -63,41 +62,20 @@ public final class IndexEntryStage
     return new Entries(partition, rows);
   }
 
-  private final class Entries implements Iterator<Tuple2<byte[], byte[]>> {
-    private final Iterator<Tuple2<ImmutableBytesWritable, Result>> rows;
+  private final class Entries extends RowsToCells {
     private final IndexEntries entries = new IndexEntries(definition);
     private final byte[] family = Bytes.toBytes(definition.family());
     private final PartitionRecords records;
-    private final ArrayDeque<Tuple2<byte[], byte[]>> pending = new ArrayDeque<>();
     private IndexStats stats = IndexStats.ZERO;
-    private boolean finished;
 
     Entries(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
-      this.rows = rows;
+      super(rows);
       this.records = new PartitionRecords(conf, runDir, partition);
     }
 
+    /** A batch of rows, so the covered columns missing from a window read are fetched together. */
     @Override
-    public boolean hasNext() {
-      while (pending.isEmpty()) {
-        if (!rows.hasNext()) {
-          finish();
-          return false;
-        }
-        nextBatch();
-      }
-      return true;
-    }
-
-    @Override
-    public Tuple2<byte[], byte[]> next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      return pending.poll();
-    }
-
-    private void nextBatch() {
+    protected void read(Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       List<Result> batch = new ArrayList<>(FETCH_BATCH);
       List<List<IndexEntries.Entry>> made = new ArrayList<>(FETCH_BATCH);
       List<Result> needCovered = new ArrayList<>();
@@ -182,11 +160,8 @@ public final class IndexEntryStage
       return out;
     }
 
-    private void finish() {
-      if (finished) {
-        return;
-      }
-      finished = true;
+    @Override
+    protected void finish() {
       records.finish(stats.toLine());
     }
   }

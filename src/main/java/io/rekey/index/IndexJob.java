@@ -96,7 +96,7 @@ public final class IndexJob {
         windowFrom = before;
         if (windowTo <= windowFrom) {
           LOG.info("index: nothing to do: the watermark {} is at or past {}", before, windowTo);
-          return result(started, t0, false, windowFrom, windowTo, before, before, true, null);
+          return result(t0, false, windowFrom, windowTo, before, before, true, null);
         }
       }
       IndexTable table = new IndexTable(connection, definition);
@@ -112,15 +112,7 @@ public final class IndexJob {
       state.moveWatermark(after);
       IndexRunResult result =
           result(
-              started,
-              t0,
-              written.table().created(),
-              windowFrom,
-              windowTo,
-              before,
-              after,
-              false,
-              written);
+              t0, written.table().created(), windowFrom, windowTo, before, after, false, written);
       state.recordRun(started, Json.toJson(result));
       return result;
     }
@@ -189,7 +181,6 @@ public final class IndexJob {
   }
 
   private IndexRunResult result(
-      long started,
       long t0,
       boolean created,
       Long windowFrom,

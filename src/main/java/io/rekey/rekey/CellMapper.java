@@ -1,15 +1,14 @@
 package io.rekey.rekey;
 
 import io.rekey.hbase.PartitionRecords;
+import io.rekey.hbase.RowsToCells;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.ShuffleCell;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
@@ -60,9 +59,7 @@ public final class CellMapper
     return new PartitionIterator(partition, rows);
   }
 
-  private final class PartitionIterator implements Iterator<Tuple2<byte[], byte[]>> {
-    private final Iterator<Tuple2<ImmutableBytesWritable, Result>> rows;
-    private final ArrayDeque<Tuple2<byte[], byte[]>> pending = new ArrayDeque<>();
+  private final class PartitionIterator extends RowsToCells {
     private long rowsRead;
     private long cellsRead;
     private long rowsRejected;
@@ -70,31 +67,15 @@ public final class CellMapper
     private byte[] lastRow;
     private boolean lastRowRejected;
     private final PartitionRecords records;
-    private boolean finished;
 
     PartitionIterator(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
-      this.rows = rows;
+      super(rows);
       this.records = new PartitionRecords(conf, runDir, partition);
     }
 
     @Override
-    public boolean hasNext() {
-      while (pending.isEmpty()) {
-        if (!rows.hasNext()) {
-          finish();
-          return false;
-        }
-        map(rows.next()._2());
-      }
-      return true;
-    }
-
-    @Override
-    public Tuple2<byte[], byte[]> next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      return pending.poll();
+    protected void read(Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+      map(rows.next()._2());
     }
 
     private void map(Result result) {
@@ -130,11 +111,8 @@ public final class CellMapper
       }
     }
 
-    private void finish() {
-      if (finished) {
-        return;
-      }
-      finished = true;
+    @Override
+    protected void finish() {
       records.finish(new MapStats(rowsRead, cellsRead, rowsRejected, cellsRejected, 0).toLine());
     }
   }
