@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
 import org.apache.hadoop.hbase.TableName;
@@ -120,6 +122,14 @@ public final class TableAdmin {
 
   /** Creates a table, and its namespace when missing, pre-split at {@code splits}. */
   public void create(TableDescriptor table, List<byte[]> splits) {
+    await(createAsync(table, splits), table.getTableName());
+  }
+
+  /**
+   * Starts creating a table (its namespace first, when missing), pre-split at {@code splits}: the
+   * master assigns the regions while the caller goes on; {@link #await} waits for it.
+   */
+  public Future<Void> createAsync(TableDescriptor table, List<byte[]> splits) {
     try (Admin admin = connection.getAdmin()) {
       String ns = table.getTableName().getNamespaceAsString();
       try {
@@ -127,14 +137,25 @@ public final class TableAdmin {
       } catch (NamespaceNotFoundException e) {
         admin.createNamespace(NamespaceDescriptor.create(ns).build());
       }
-      if (splits.isEmpty()) {
-        admin.createTable(table);
-      } else {
-        admin.createTable(table, splits.toArray(new byte[0][]));
-      }
+      return splits.isEmpty()
+          ? admin.createTableAsync(table)
+          : admin.createTableAsync(table, splits.toArray(new byte[0][]));
     } catch (IOException e) {
       throw new RekeyException(
           "cannot create the table " + table.getTableName() + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Waits until a table {@link #createAsync} started is created, its regions assigned. */
+  public static void await(Future<Void> creation, TableName table) {
+    try {
+      creation.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RekeyException("interrupted while creating the table " + table, e);
+    } catch (ExecutionException e) {
+      throw new RekeyException(
+          "cannot create the table " + table + ": " + e.getCause().getMessage(), e.getCause());
     }
   }
 

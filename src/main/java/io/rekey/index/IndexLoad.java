@@ -177,6 +177,10 @@ public final class IndexLoad {
             1L << 30,
             false,
             shipped);
+    if (how == IndexRunOptions.Write.PUTS) {
+      // Puts need the table itself, not only its split points.
+      table.awaitTable(definition.indexTable());
+    }
     List<WriteStats> perTask =
         how == IndexRunOptions.Write.PUTS
             ? cells
@@ -249,6 +253,7 @@ public final class IndexLoad {
 
   /** Bulk-loads what {@link #write} wrote, then removes the run's temporary files. */
   public void load(Written written) {
+    written.table().awaitTable(definition.indexTable());
     Path hfiles = RunFiles.hfiles(runDir);
     try {
       if (written.files() > 0 && hfiles.getFileSystem(conf).exists(hfiles)) {

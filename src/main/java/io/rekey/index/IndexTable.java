@@ -9,7 +9,10 @@ import io.rekey.keys.LayoutException;
 import io.rekey.keys.SplitPoints;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
+import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
@@ -39,7 +42,18 @@ public final class IndexTable {
   }
 
   /** The index table as it will be written: its family's settings and its region start keys. */
-  public record Layout(FamilySettings family, List<byte[]> regionStarts, boolean created) {}
+  /**
+   * @param creation the creation of a new index table, still assigning its regions, or null
+   */
+  public record Layout(
+      FamilySettings family, List<byte[]> regionStarts, boolean created, Future<Void> creation) {
+    /** Waits until a new table's regions are assigned: before loading into it. */
+    public void awaitTable(TableName table) {
+      if (creation != null) {
+        TableAdmin.await(creation, table);
+      }
+    }
+  }
 
   /**
    * Whether a new index table must be split at sample quantiles of the entry keys: it does not
@@ -60,18 +74,28 @@ public final class IndexTable {
   public Layout prepare(Supplier<List<byte[]>> sampleKeys) {
     TableAdmin admin = new TableAdmin(connection);
     TableDescriptor source = check();
-    boolean created = false;
     if (!admin.exists(definition.indexTable())) {
+      // The master assigns the new regions while the entries are written: the writers need only
+      // the split points, the bulk load the table.
       List<byte[]> splits = splits(sampleKeys);
-      admin.create(descriptor(source), splits);
-      created = true;
-      LOG.info("index: created {} with {} regions", definition.indexTable(), splits.size() + 1);
+      TableDescriptor planned = descriptor(source);
+      Future<Void> creation = admin.createAsync(planned, splits);
+      LOG.info("index: creating {} with {} regions", definition.indexTable(), splits.size() + 1);
+      List<byte[]> starts = new ArrayList<>();
+      starts.add(HConstants.EMPTY_START_ROW);
+      starts.addAll(splits);
+      return new Layout(
+          FamilySettings.of(planned.getColumnFamily(Bytes.toBytes(definition.family()))),
+          starts,
+          true,
+          creation);
     }
     TableDescriptor index = admin.descriptor(definition.indexTable(), "index");
     return new Layout(
         FamilySettings.of(index.getColumnFamily(Bytes.toBytes(definition.family()))),
         admin.regionStartKeys(definition.indexTable()),
-        created);
+        false,
+        null);
   }
 
   /**
