@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -97,6 +98,35 @@ public final class IndexEntries implements Serializable {
             new EntryCell(
                 Bytes.toBytes(IndexDefinition.coveredQualifier(c)), CellUtil.cloneValue(cell)));
       }
+    }
+    return out;
+  }
+
+  /**
+   * The entries of a row as Puts, for writers that go through the region servers.
+   *
+   * @param atEntryTime stamp the cells with the indexed cell's timestamp (what a build writes);
+   *     false leaves the time to the server, so a delete marker already on the entry's row (an
+   *     entry deleted by hand) cannot hide the rewritten cells
+   * @throws KeyReject when an entry's key cannot be made
+   */
+  public List<Put> puts(Result row, boolean atEntryTime) throws KeyReject {
+    List<Entry> made = entries(row);
+    if (made.isEmpty()) {
+      return List.of();
+    }
+    List<EntryCell> cells = cells(row);
+    List<Put> out = new ArrayList<>(made.size());
+    for (Entry e : made) {
+      Put p = new Put(e.key());
+      for (EntryCell c : cells) {
+        if (atEntryTime) {
+          p.addColumn(family, c.qualifier(), e.ts(), c.value());
+        } else {
+          p.addColumn(family, c.qualifier(), c.value());
+        }
+      }
+      out.add(p);
     }
     return out;
   }

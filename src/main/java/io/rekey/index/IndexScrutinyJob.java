@@ -325,21 +325,13 @@ public final class IndexScrutinyJob {
           if (r == null || r.isEmpty()) {
             continue;
           }
-          List<IndexEntries.Entry> made;
           try {
-            made = entries.entries(r);
-          } catch (KeyReject e) {
-            continue;
-          }
-          List<IndexEntries.EntryCell> cells = entries.cells(r);
-          for (IndexEntries.Entry e : made) {
-            // At the server's time, not the indexed cell's: a delete marker left on the entry's row
-            // (someone deleted it by hand) would hide a cell written at the old time.
-            Put p = new Put(e.key());
-            for (IndexEntries.EntryCell c : cells) {
-              p.addColumn(family, c.qualifier(), c.value());
+            // At the server's time: see IndexEntries.puts.
+            for (Put p : entries.puts(r, false)) {
+              out.mutate(p);
             }
-            out.mutate(p);
+          } catch (KeyReject e) {
+            // A row whose entry cannot be made now has no entry to write back.
           }
         }
       }

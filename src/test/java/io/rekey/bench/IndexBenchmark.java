@@ -23,7 +23,6 @@ import org.apache.hadoop.hbase.CompareOperator;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
-import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
@@ -226,31 +225,22 @@ public final class IndexBenchmark {
               SourceReader.readTasks(sc.defaultParallelism()));
       ShippedConfiguration shipped = new ShippedConfiguration(conf);
       String table = d.indexTableName();
-      byte[] family = Bytes.toBytes(d.family());
       LongAccumulator written = sc.sc().longAccumulator();
       rows.foreachPartition(
           it -> {
             try (Connection c = ConnectionFactory.createConnection(shipped.get());
-                BufferedMutator m =
-                    c.getBufferedMutator(
-                        new BufferedMutatorParams(TableName.valueOf(table))
-                            .writeBufferSize(8L << 20))) {
+                BufferedMutator m = RekeyBenchmark.mutator(c, table)) {
               while (it.hasNext()) {
                 Result r = it.next()._2();
-                List<IndexEntries.Entry> made;
+                List<Put> puts;
                 try {
-                  made = entries.entries(r);
+                  puts = entries.puts(r, true);
                 } catch (KeyReject e) {
                   continue;
                 }
-                List<IndexEntries.EntryCell> cells = entries.cells(r);
-                for (IndexEntries.Entry e : made) {
-                  Put p = new Put(e.key());
-                  for (IndexEntries.EntryCell c2 : cells) {
-                    p.addColumn(family, c2.qualifier(), e.ts(), c2.value());
-                  }
+                for (Put p : puts) {
                   m.mutate(p);
-                  written.add(cells.size());
+                  written.add(p.size());
                 }
               }
             }

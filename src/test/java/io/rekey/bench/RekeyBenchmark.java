@@ -261,10 +261,7 @@ public final class RekeyBenchmark {
       rows.foreachPartition(
           it -> {
             try (Connection c = ConnectionFactory.createConnection(shipped.get());
-                BufferedMutator m =
-                    c.getBufferedMutator(
-                        new BufferedMutatorParams(TableName.valueOf(table))
-                            .writeBufferSize(8L << 20))) {
+                BufferedMutator m = mutator(c, table)) {
               while (it.hasNext()) {
                 Result r = it.next()._2();
                 byte[] row;
@@ -292,6 +289,12 @@ public final class RekeyBenchmark {
     } finally {
       new TableAdmin(connection).deleteSnapshot(snapshot);
     }
+  }
+
+  /** The buffered mutator the Put-based peers write through: 8 MB of Puts per round trip. */
+  static BufferedMutator mutator(Connection c, String table) throws IOException {
+    return c.getBufferedMutator(
+        new BufferedMutatorParams(TableName.valueOf(table)).writeBufferSize(8L << 20));
   }
 
   /** One cell on its way through hbase-spark (a plain class: Spark's Kryo cannot read records). */
