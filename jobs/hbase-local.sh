@@ -108,11 +108,14 @@ start() {
   rekey_ensure_jar
   write_config
   echo "starting local HBase (data in $DATA, log in $LOG)..."
+  # fs.file.impl: a local filesystem with a name, so that bulk loads rename files as on HDFS
+  # instead of copying them twice (see io.rekey.hbase.RenamingLocalFileSystem).
   # shellcheck disable=SC2046
   nohup java -Xmx${REKEY_HBASE_HEAP:-2g} $(rekey_jvm_flags) \
     -Dhbase.log.dir="$LOGS" -Dlog4j2.configurationFile="file:$CONF/log4j2-hbase.properties" \
     -cp "$CONF:$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" \
-    org.apache.hadoop.hbase.master.HMaster start >>"$LOG" 2>&1 < /dev/null &
+    org.apache.hadoop.hbase.master.HMaster -D fs.file.impl=io.rekey.hbase.RenamingLocalFileSystem \
+    start >>"$LOG" 2>&1 < /dev/null &
   echo $! > "$PIDFILE"
   local started=$SECONDS
   # Wait for ZooKeeper first, watching that the JVM did not die on the way.
