@@ -113,11 +113,17 @@ public final class TableAdmin {
    * source}, settings and all (compression, bloom filter, block size, encoding, VERSIONS, TTL).
    */
   public void createLike(TableDescriptor source, TableName target, List<byte[]> splits) {
+    await(createLikeAsync(source, target, splits), target);
+  }
+
+  /** {@link #createLike}, started: {@link #await} waits for the regions to be assigned. */
+  public Future<Void> createLikeAsync(
+      TableDescriptor source, TableName target, List<byte[]> splits) {
     TableDescriptorBuilder builder = TableDescriptorBuilder.newBuilder(target);
     for (ColumnFamilyDescriptor f : source.getColumnFamilies()) {
       builder.setColumnFamily(ColumnFamilyDescriptorBuilder.copy(f));
     }
-    create(builder.build(), splits);
+    return createAsync(builder.build(), splits);
   }
 
   /** Creates a table, and its namespace when missing, pre-split at {@code splits}. */

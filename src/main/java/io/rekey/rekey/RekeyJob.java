@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -157,14 +158,18 @@ public final class RekeyJob {
               + " the copy. Drop or truncate it, choose another --target, or pass --allow-nonempty");
     }
     boolean created = false;
+    // The HFile writers need only the split points: the master assigns the new table's regions
+    // while the cells are read and written, and the table is awaited before anything else.
+    Future<Void> creation = null;
     if (plan.createTarget()) {
       if (admin.exists(options.target())) {
         throw new RekeyException(
             "the target " + options.target() + " appeared after the plan was made; run again");
       }
-      admin.createLike(planned.sourceDescriptor(), options.target(), planned.splitPoints());
+      creation =
+          admin.createLikeAsync(
+              planned.sourceDescriptor(), options.target(), planned.splitPoints());
       created = true;
-      LOG.info("rekey: created {} with {} regions", options.target(), plan.targetRegions());
     }
     if (plan.snapshot() != null) {
       admin.snapshot(options.source(), plan.snapshot());
@@ -225,6 +230,10 @@ public final class RekeyJob {
     } finally {
       reporter.close();
       sc.clearJobGroup();
+    }
+    if (creation != null) {
+      TableAdmin.await(creation, options.target());
+      LOG.info("rekey: created {} with {} regions", options.target(), plan.targetRegions());
     }
     stageSeconds.put("read, map and write HFiles", seconds(t1));
 
