@@ -11,7 +11,6 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
@@ -47,8 +46,8 @@ public final class HFileWriterStage
   private final boolean valuesCarryOldRows;
 
   /**
-   * @param valuesCarryOldRows the values hold their old rows ({@link ShuffleCell#value}): check
-   *     that no new row comes from two old rows
+   * @param valuesCarryOldRows the pairs carry their cells' old rows (else null): check that no new
+   *     row comes from two old rows
    */
   public HFileWriterStage(
       String runDir,
@@ -77,12 +76,14 @@ public final class HFileWriterStage
 
   private final class OpenFile {
     final String family;
+    final byte[] familyBytes;
     final Path tmp;
     final StoreFileWriter writer;
     long bytes;
 
     OpenFile(String family, Path tmp, StoreFileWriter writer) {
       this.family = family;
+      this.familyBytes = Bytes.toBytes(family);
       this.tmp = tmp;
       this.writer = writer;
     }
@@ -109,31 +110,35 @@ public final class HFileWriterStage
     byte[] rowKey = null;
     byte[] rowOwner = null;
     boolean rowCollided = false;
+    OpenFile file = null; // the file of the last cell's family
     while (cells.hasNext()) {
       Tuple2<byte[], byte[]> next = cells.next();
-      byte[] key = next._1();
-      byte[] value = next._2();
-      int rowLength = ShuffleCell.rowLength(key);
+      byte[] cell = next._1();
+      byte[] oldRow = valuesCarryOldRows ? next._2() : null;
+      int rowLength = ShuffleCell.rowLength(cell);
       boolean newRow =
           rowKey == null
-              || Bytes.compareTo(rowKey, 2, ShuffleCell.rowLength(rowKey), key, 2, rowLength) != 0;
-      byte[] oldRow = null;
-      int valueOffset = 0;
-      if (valuesCarryOldRows) {
-        int oldLength = ShuffleCell.oldRowLength(value);
-        oldRow = Arrays.copyOfRange(value, 2, 2 + oldLength);
-        valueOffset = 2 + oldLength;
-      }
+              || Bytes.compareTo(
+                      rowKey,
+                      ShuffleCell.ROW_OFFSET,
+                      ShuffleCell.rowLength(rowKey),
+                      cell,
+                      ShuffleCell.ROW_OFFSET,
+                      rowLength)
+                  != 0;
       if (newRow) {
-        rowKey = key;
+        rowKey = cell;
         rowOwner = oldRow;
         rowCollided = false;
         // Roll only between rows, so one row's cells of a family stay in one file.
-        for (Map.Entry<String, OpenFile> e : new ArrayList<>(open.entrySet())) {
-          if (e.getValue().bytes >= maxFileBytes) {
-            finished.add(close(e.getValue()));
-            open.remove(e.getKey());
+        if (rollDue(open.values())) {
+          for (Map.Entry<String, OpenFile> e : new ArrayList<>(open.entrySet())) {
+            if (e.getValue().bytes >= maxFileBytes) {
+              finished.add(close(e.getValue()));
+              open.remove(e.getKey());
+            }
           }
+          file = null;
         }
       } else if (oldRow != null && !rowCollided && !Arrays.equals(rowOwner, oldRow)) {
         rowCollided = true;
@@ -141,7 +146,7 @@ public final class HFileWriterStage
         if (examples.size() < MAX_COLLISION_EXAMPLES) {
           examples.add(
               "new row '"
-                  + Bytes.toStringBinary(key, 2, rowLength)
+                  + Bytes.toStringBinary(cell, ShuffleCell.ROW_OFFSET, rowLength)
                   + "' from old rows '"
                   + Bytes.toStringBinary(rowOwner)
                   + "' and '"
@@ -149,40 +154,28 @@ public final class HFileWriterStage
                   + "'");
         }
       }
-      int familyOffset = ShuffleCell.familyOffset(key);
-      int familyLength = ShuffleCell.familyLength(key);
-      String family = Bytes.toString(key, familyOffset, familyLength);
-      OpenFile file = open.get(family);
-      if (file == null) {
-        FamilySettings f = settings.get(family);
-        if (f == null) {
-          throw new IOException(
-              "a cell of family '" + family + "' has no family in the target table " + tableName);
+      int familyOffset = ShuffleCell.familyOffset(cell);
+      int familyLength = ShuffleCell.familyLength(cell);
+      // Cells come sorted by row, then family: the family rarely changes from one cell to the next.
+      if (file == null
+          || !Bytes.equals(
+              file.familyBytes, 0, file.familyBytes.length, cell, familyOffset, familyLength)) {
+        String family = Bytes.toString(cell, familyOffset, familyLength);
+        file = open.get(family);
+        if (file == null) {
+          FamilySettings f = settings.get(family);
+          if (f == null) {
+            throw new IOException(
+                "a cell of family '" + family + "' has no family in the target table " + tableName);
+          }
+          int seq = sequence.merge(family, 1, Integer::sum);
+          file = open(c, fs, tmpDir, f, partition, seq);
+          open.put(family, file);
         }
-        int seq = sequence.merge(family, 1, Integer::sum);
-        file = open(c, fs, tmpDir, f, partition, seq);
-        open.put(family, file);
       }
-      int qualifierOffset = ShuffleCell.qualifierOffset(key);
-      KeyValue kv =
-          new KeyValue(
-              key,
-              2,
-              rowLength,
-              key,
-              familyOffset,
-              familyLength,
-              key,
-              qualifierOffset,
-              ShuffleCell.qualifierLength(key),
-              ShuffleCell.timestamp(key),
-              KeyValue.Type.codeToType(ShuffleCell.type(key)),
-              value,
-              valueOffset,
-              value.length - valueOffset);
-      file.writer.append(kv);
-      file.bytes += kv.getLength();
-      bytes += kv.getLength();
+      file.writer.append(ShuffleCell.asKeyValue(cell));
+      file.bytes += cell.length;
+      bytes += cell.length;
       count++;
     }
     for (OpenFile f : open.values()) {
@@ -197,6 +190,15 @@ public final class HFileWriterStage
     }
     fs.delete(tmpDir, true);
     return new WriteStats(partition, count, bytes, names, collisions, examples);
+  }
+
+  private boolean rollDue(Iterable<OpenFile> files) {
+    for (OpenFile f : files) {
+      if (f.bytes >= maxFileBytes) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private OpenFile open(

@@ -41,24 +41,20 @@ public final class PutWriterStage
             new BufferedMutatorParams(TableName.valueOf(table)).writeBufferSize(WRITE_BUFFER))) {
       Put put = null;
       while (cells.hasNext()) {
-        Tuple2<byte[], byte[]> cell = cells.next();
-        byte[] key = cell._1();
-        int rowLength = ShuffleCell.rowLength(key);
+        byte[] cell = cells.next()._1();
+        int rowLength = ShuffleCell.rowLength(cell);
         if (put == null
-            || Bytes.compareTo(put.getRow(), 0, put.getRow().length, key, 2, rowLength) != 0) {
+            || Bytes.compareTo(
+                    put.getRow(), 0, put.getRow().length, cell, ShuffleCell.ROW_OFFSET, rowLength)
+                != 0) {
           if (put != null) {
             out.mutate(put);
           }
-          put = new Put(key, 2, rowLength);
+          put = new Put(cell, ShuffleCell.ROW_OFFSET, rowLength);
         }
-        int q = ShuffleCell.qualifierOffset(key);
-        put.addColumn(
-            Bytes.copy(key, ShuffleCell.familyOffset(key), ShuffleCell.familyLength(key)),
-            Bytes.copy(key, q, ShuffleCell.qualifierLength(key)),
-            ShuffleCell.timestamp(key),
-            cell._2());
+        put.add(ShuffleCell.asKeyValue(cell));
         count++;
-        bytes += key.length + cell._2().length;
+        bytes += cell.length;
       }
       if (put != null) {
         out.mutate(put);

@@ -66,12 +66,12 @@ public final class RegionPartitioner extends Partitioner {
     return tasksPerRegion;
   }
 
-  /** The partition of a {@link ShuffleCell} key. */
+  /** The partition of a {@link ShuffleCell} record. */
   @Override
   public int getPartition(Object key) {
     byte[] k = (byte[]) key;
     int length = ShuffleCell.rowLength(k);
-    int offset = ShuffleCell.rowOffset();
+    int offset = ShuffleCell.ROW_OFFSET;
     int sub = 0;
     if (tasksPerRegion > 1) {
       int h = 1;

@@ -124,7 +124,8 @@ public final class IndexEntryStage
           for (IndexEntries.EntryCell c : cells) {
             pending.add(
                 new Tuple2<>(
-                    ShuffleCell.putKey(entry.key(), family, c.qualifier(), entry.ts()), c.value()));
+                    ShuffleCell.put(entry.key(), family, c.qualifier(), entry.ts(), c.value()),
+                    null));
           }
           stats = stats.plus(new IndexStats(0, 0, 0, cells.size(), 0, 0));
         }

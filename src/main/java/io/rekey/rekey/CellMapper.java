@@ -105,9 +105,10 @@ public final class CellMapper
       }
       lastRow = oldRow;
       lastRowRejected = false;
+      // The old row rides along only when collisions are checked; otherwise nothing does.
       byte[] tracked = trackOldRows ? oldRow : null;
       for (Cell c : cells) {
-        pending.add(new Tuple2<>(ShuffleCell.key(newRow, c), ShuffleCell.value(c, tracked)));
+        pending.add(new Tuple2<>(ShuffleCell.of(newRow, c), tracked));
       }
     }
 

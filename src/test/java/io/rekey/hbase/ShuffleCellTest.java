@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
@@ -33,33 +34,53 @@ class ShuffleCellTest {
     }
     List<byte[]> keys = new ArrayList<>();
     for (KeyValue kv : cells) {
-      keys.add(ShuffleCell.key(org.apache.hadoop.hbase.CellUtil.cloneRow(kv), kv));
+      keys.add(ShuffleCell.of(org.apache.hadoop.hbase.CellUtil.cloneRow(kv), kv));
     }
     cells.sort(CellComparator.getInstance());
     keys.sort(ShuffleCell.ORDER);
     for (int i = 0; i < cells.size(); i++) {
       KeyValue kv = cells.get(i);
       byte[] k = keys.get(i);
-      byte[] expected = ShuffleCell.key(org.apache.hadoop.hbase.CellUtil.cloneRow(kv), kv);
+      byte[] expected = ShuffleCell.of(org.apache.hadoop.hbase.CellUtil.cloneRow(kv), kv);
       assertThat(ShuffleCell.ORDER.compare(k, expected)).as("position %d", i).isZero();
     }
   }
 
   @Test
-  void valuesCarryTheirOldRowWhenAsked() {
+  void aRecordIsTheCellMovedToItsNewRowAndReadsBackAsAKeyValue() {
     KeyValue kv =
         new KeyValue(
             Bytes.toBytes("r"), Bytes.toBytes("d"), Bytes.toBytes("q"), 5L, Bytes.toBytes("value"));
-    assertThat(ShuffleCell.value(kv, null)).isEqualTo(Bytes.toBytes("value"));
-    byte[] v = ShuffleCell.value(kv, Bytes.toBytes("old"));
-    assertThat(ShuffleCell.oldRowLength(v)).isEqualTo(3);
-    assertThat(Bytes.toString(v, 2, 3)).isEqualTo("old");
-    assertThat(Bytes.toString(v, 5, v.length - 5)).isEqualTo("value");
-    byte[] key = ShuffleCell.key(Bytes.toBytes("new"), kv);
-    assertThat(ShuffleCell.timestamp(key)).isEqualTo(5L);
+    byte[] record = ShuffleCell.of(Bytes.toBytes("new"), kv);
+    assertThat(ShuffleCell.timestamp(record)).isEqualTo(5L);
     assertThat(
-            Bytes.toString(key, ShuffleCell.qualifierOffset(key), ShuffleCell.qualifierLength(key)))
+            Bytes.toString(
+                record, ShuffleCell.qualifierOffset(record), ShuffleCell.qualifierLength(record)))
         .isEqualTo("q");
+    KeyValue back = ShuffleCell.asKeyValue(record);
+    assertThat(Bytes.toString(CellUtil.cloneRow(back))).isEqualTo("new");
+    assertThat(Bytes.toString(CellUtil.cloneFamily(back))).isEqualTo("d");
+    assertThat(Bytes.toString(CellUtil.cloneQualifier(back))).isEqualTo("q");
+    assertThat(back.getTimestamp()).isEqualTo(5L);
+    assertThat(back.getTypeByte()).isEqualTo(KeyValue.Type.Put.getCode());
+    assertThat(Bytes.toString(CellUtil.cloneValue(back))).isEqualTo("value");
+    assertThat(back.getTagsLength()).isZero();
+    // A put built from its parts is the same record.
+    assertThat(
+            ShuffleCell.put(
+                Bytes.toBytes("new"),
+                Bytes.toBytes("d"),
+                Bytes.toBytes("q"),
+                5L,
+                Bytes.toBytes("value")))
+        .isEqualTo(record);
+    // A delete marker keeps its type; an empty value stays empty.
+    KeyValue delete =
+        new KeyValue(
+            Bytes.toBytes("r"), Bytes.toBytes("d"), Bytes.toBytes("q"), 7L, KeyValue.Type.Delete);
+    KeyValue deleteBack = ShuffleCell.asKeyValue(ShuffleCell.of(Bytes.toBytes("n"), delete));
+    assertThat(deleteBack.getTypeByte()).isEqualTo(KeyValue.Type.Delete.getCode());
+    assertThat(deleteBack.getValueLength()).isZero();
   }
 
   @Test
@@ -70,7 +91,7 @@ class ShuffleCellTest {
     KeyValue kv =
         new KeyValue(Bytes.toBytes("x"), Bytes.toBytes("d"), Bytes.toBytes("q"), 1L, new byte[0]);
     for (String row : new String[] {"", "a", "f\u00ff", "g", "h", "o", "p", "zzz"}) {
-      int partition = p.getPartition(ShuffleCell.key(Bytes.toBytes(row), kv));
+      int partition = p.getPartition(ShuffleCell.of(Bytes.toBytes(row), kv));
       int region = row.compareTo("g") < 0 ? 0 : row.compareTo("p") < 0 ? 1 : 2;
       assertThat(p.regionOfPartition(partition)).as(row).isEqualTo(region);
     }
@@ -78,10 +99,10 @@ class ShuffleCellTest {
     java.util.Set<Integer> used = new java.util.HashSet<>();
     for (int i = 0; i < 200; i++) {
       byte[] row = Bytes.toBytes("h" + i);
-      int a = p.getPartition(ShuffleCell.key(row, kv));
+      int a = p.getPartition(ShuffleCell.of(row, kv));
       int b =
           p.getPartition(
-              ShuffleCell.key(
+              ShuffleCell.of(
                   row, new KeyValue(row, Bytes.toBytes("m"), Bytes.toBytes("z"), 9L, new byte[0])));
       assertThat(a).isEqualTo(b);
       used.add(a);
