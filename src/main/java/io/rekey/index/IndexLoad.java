@@ -9,12 +9,16 @@ import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.ShuffleCell;
 import io.rekey.hbase.WriteStats;
-import io.rekey.keys.KeyReject;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -23,6 +27,7 @@ import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 
 /**
@@ -92,60 +97,73 @@ public final class IndexLoad {
     ShippedConfiguration shipped = new ShippedConfiguration(conf);
     int inputPartitions = rows.getNumPartitions();
     sc.setJobGroup("index", description, false);
+    // A new unsalted index table is split at quantiles of a sample of the entry keys. The entries
+    // are kept (memory, else local disk) from the pass that samples them to the pass that writes
+    // them, so the source is read once.
+    boolean sample = indexTable.needsSampleKeys();
+    JavaPairRDD<byte[], byte[]> cells =
+        JavaPairRDD.fromJavaRDD(
+            rows.mapPartitionsWithIndex(
+                new IndexEntryStage(definition, window, runDir.toString(), shipped), true));
+    if (sample) {
+      cells.persist(StorageLevel.MEMORY_AND_DISK_SER());
+    }
     try {
-      IndexTable.Layout table =
-          indexTable.prepare(() -> sampleEntryKeys(rows, new IndexEntries(definition)));
-      JavaPairRDD<byte[], byte[]> cells =
-          JavaPairRDD.fromJavaRDD(
-              rows.mapPartitionsWithIndex(
-                  new IndexEntryStage(definition, window, runDir.toString(), shipped), true));
+      IndexTable.Layout table = indexTable.prepare(() -> sampleEntryKeys(cells));
       return write(cells, table, how, inputPartitions, maxRejects, shipped);
     } finally {
       sc.clearJobGroup();
+      if (sample) {
+        cells.unpersist(false);
+      }
     }
   }
 
   /**
    * A uniform sample of about {@value #SPLIT_SAMPLE} entry keys, for the split points of a new
-   * unsalted index table: the rows whose key hashes lowest. It costs one extra read of the source
-   * (from the snapshot's files when reading a snapshot; no row count, no region-server scans).
+   * unsalted index table: the distinct entry rows whose keys hash lowest.
    */
-  private static List<byte[]> sampleEntryKeys(
-      JavaPairRDD<ImmutableBytesWritable, Result> rows, IndexEntries entries) {
+  private static List<byte[]> sampleEntryKeys(JavaPairRDD<byte[], byte[]> cells) {
     List<Tuple2<Long, byte[]>> perTask =
-        rows.mapPartitions(
+        cells
+            .keys()
+            .mapPartitions(
                 it -> {
                   PriorityQueue<Tuple2<Long, byte[]>> lowest =
                       new PriorityQueue<>(
                           Comparator.comparingLong((Tuple2<Long, byte[]> t) -> t._1()).reversed());
+                  Set<Long> taken = new HashSet<>();
                   while (it.hasNext()) {
-                    Result r = it.next()._2();
-                    long hash = mix(Bytes.hashCode(r.getRow()));
-                    if (lowest.size() == SPLIT_SAMPLE && hash >= lowest.peek()._1()) {
+                    byte[] cell = it.next();
+                    int length = ShuffleCell.rowLength(cell);
+                    long hash = mix(Bytes.hashCode(cell, ShuffleCell.ROW_OFFSET, length));
+                    // An entry's cells share its row: take a row once.
+                    if (lowest.size() == SPLIT_SAMPLE && hash >= lowest.peek()._1()
+                        || taken.contains(hash)) {
                       continue;
                     }
-                    List<IndexEntries.Entry> made;
-                    try {
-                      made = entries.entries(r);
-                    } catch (KeyReject e) {
-                      continue;
-                    }
-                    if (made.isEmpty()) {
-                      continue;
-                    }
-                    lowest.add(new Tuple2<>(hash, made.get(0).key()));
+                    byte[] row =
+                        Arrays.copyOfRange(
+                            cell, ShuffleCell.ROW_OFFSET, ShuffleCell.ROW_OFFSET + length);
+                    lowest.add(new Tuple2<>(hash, row));
+                    taken.add(hash);
                     if (lowest.size() > SPLIT_SAMPLE) {
-                      lowest.poll();
+                      taken.remove(lowest.poll()._1());
                     }
                   }
                   return lowest.iterator();
                 })
             .collect();
-    List<Tuple2<Long, byte[]>> all = new ArrayList<>(perTask);
-    all.sort(Comparator.comparingLong(Tuple2::_1));
+    Map<Long, byte[]> distinct = new TreeMap<>();
+    for (Tuple2<Long, byte[]> t : perTask) {
+      distinct.putIfAbsent(t._1(), t._2());
+    }
     List<byte[]> keys = new ArrayList<>();
-    for (int i = 0; i < Math.min(SPLIT_SAMPLE, all.size()); i++) {
-      keys.add(all.get(i)._2());
+    for (byte[] key : distinct.values()) {
+      if (keys.size() == SPLIT_SAMPLE) {
+        break;
+      }
+      keys.add(key);
     }
     return keys;
   }
@@ -191,6 +209,9 @@ public final class IndexLoad {
                 .repartitionAndSortWithinPartitions(partitioner, ShuffleCell.ORDER)
                 .mapPartitionsWithIndex(writer, false)
                 .collect();
+    // The load needs the new table anyway; a refused run also ends with it created (and empty),
+    // not with its creation still under way.
+    table.awaitTable(definition.indexTable());
     IndexStats stats = IndexStats.ZERO;
     try {
       for (String line : RunFiles.partitionCounts(conf, runDir, inputPartitions)) {
