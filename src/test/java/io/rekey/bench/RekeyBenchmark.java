@@ -97,6 +97,7 @@ public final class RekeyBenchmark {
           fresh(connection, t, null, null);
         }
         rekey = measure(() -> rekey(sc, connection, conf, source));
+        // -Dbench.rekeyOnly=true: rounds of rekey alone, for profiling it; no report is written.
         if (Boolean.getBoolean("bench.rekeyOnly")) {
           System.err.println("bench: rekey " + rekey);
           continue;
@@ -126,6 +127,10 @@ public final class RekeyBenchmark {
         System.err.printf(
             "bench round %d of %d: rekey %s s, put-based %s s, hbase-spark %s s%n",
             round, rounds, rekey.get("seconds"), put.get("seconds"), hbaseSpark.get("seconds"));
+      }
+      if (put == null) {
+        sc.stop();
+        return;
       }
       report.put("measured", "the last of " + rounds + " rounds; earlier ones warm up all three");
       rekey.put(
