@@ -59,6 +59,11 @@ write_config() {
   <property><name>hbase.regionserver.port</name><value>$RS_PORT</value></property>
   <property><name>hbase.master.info.port</name><value>-1</value></property>
   <property><name>hbase.regionserver.info.port</name><value>-1</value></property>
+  <!-- HBase 2.5's master lock can lose its wake-up when a snapshot trades its exclusive table lock
+       for a shared one (LockProcedure.unlock racing execute); the stale lock then blocks every
+       snapshot of the table until it times out, 10 minutes by default. One minute is still far
+       longer than a snapshot of anything this local HBase holds. -->
+  <property><name>hbase.master.procedure.local.master.locks.timeout.ms</name><value>60000</value></property>
 </configuration>
 XML
   cat > "$CONF/log4j2-hbase.properties" <<PROPS

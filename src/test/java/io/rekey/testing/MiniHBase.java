@@ -28,6 +28,9 @@ public final class MiniHBase implements BeforeAllCallback {
       conf.setInt("hbase.master.info.port", -1);
       conf.setInt("hbase.regionserver.info.port", -1);
       conf.setInt("hbase.client.retries.number", 10);
+      // A snapshot's master lock can lose its wake-up in HBase 2.5 and then blocks snapshots of
+      // the table until it times out (10 minutes by default); see jobs/hbase-local.sh.
+      conf.setInt("hbase.master.procedure.local.master.locks.timeout.ms", 60_000);
       started.startMiniCluster(1);
       util = started;
       context
