@@ -12,7 +12,6 @@ set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 cd "$REKEY_HOME"
 ROWS="${BENCH_ROWS:-400000}"
-rekey_bench_prepare
-jobs/hbase-rekey.sh generate --table bench:messages --rows "$ROWS" --seed 7 --if-nonempty skip
+rekey_bench_messages
 jobs/hbase-rekey.sh generate --table bench:messages_2x --rows $(( ROWS * 2 )) --seed 7 --if-nonempty skip
 rekey_bench_run io.rekey.bench.AuditBenchmark bench:messages bench:messages_2x "$REKEY_VAR/bench/audit-bench.json"

@@ -11,7 +11,5 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 cd "$REKEY_HOME"
-ROWS="${BENCH_ROWS:-400000}"
-rekey_bench_prepare
-jobs/hbase-rekey.sh generate --table bench:messages --rows "$ROWS" --seed 7 --if-nonempty skip
+rekey_bench_messages
 rekey_bench_run io.rekey.bench.RekeyBenchmark bench:messages "$REKEY_VAR/bench/rekey-bench.json"

@@ -98,6 +98,14 @@ rekey_bench_prepare() {
   mkdir -p "$REKEY_VAR/bench"
 }
 
+# For the benchmarks: rekey_bench_prepare, then the generated table bench:messages of
+# ${BENCH_ROWS:-400000} messages (kept between runs; generated only when missing or empty).
+rekey_bench_messages() {
+  rekey_bench_prepare
+  "$REKEY_HOME/jobs/hbase-rekey.sh" generate --table bench:messages --rows "${BENCH_ROWS:-400000}" \
+    --seed 7 --if-nonempty skip
+}
+
 rekey_bench_run() {
   export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
   export HBASE_CONF_DIR="${HBASE_CONF_DIR:-$REKEY_VAR/conf}"

@@ -2,7 +2,6 @@ package io.rekey.bench;
 
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
-import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.index.IndexDefinition;
@@ -25,7 +24,6 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.CompactionState;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -40,7 +38,6 @@ import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.util.LongAccumulator;
 
 /**
  * The index benchmark: on one source table, in one run and one JVM, times this tool's full index
@@ -242,29 +239,18 @@ public final class IndexBenchmark {
                   conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot),
               entries.restrict(new Scan().setCacheBlocks(false).setCaching(500)),
               SourceReader.readTasks(sc.defaultParallelism()));
-      ShippedConfiguration shipped = new ShippedConfiguration(conf);
-      String table = d.indexTableName();
-      LongAccumulator written = sc.sc().longAccumulator();
-      rows.foreachPartition(
-          it -> {
-            try (Connection c = ConnectionFactory.createConnection(shipped.get());
-                BufferedMutator m = RekeyBenchmark.mutator(c, table)) {
-              while (it.hasNext()) {
-                Result r = it.next()._2();
-                List<Put> puts;
-                try {
-                  puts = entries.puts(r, true);
-                } catch (KeyReject e) {
-                  continue;
-                }
-                for (Put p : puts) {
-                  m.mutate(p);
-                  written.add(p.size());
-                }
-              }
+      return RekeyBenchmark.putEachRow(
+          sc,
+          conf,
+          rows,
+          d.indexTableName(),
+          r -> {
+            try {
+              return entries.puts(r, true);
+            } catch (KeyReject e) {
+              return List.of();
             }
           });
-      return written.value();
     } finally {
       new TableAdmin(connection).deleteSnapshot(snapshot);
     }

@@ -270,37 +270,29 @@ public final class RekeyBenchmark {
     new TableAdmin(connection).snapshot(src, snapshot);
     try {
       JavaPairRDD<ImmutableBytesWritable, Result> rows = snapshotRows(sc, conf, snapshot);
-      ShippedConfiguration shipped = new ShippedConfiguration(conf);
-      String table = target.getNameAsString();
-      LongAccumulator written = sc.sc().longAccumulator();
-      rows.foreachPartition(
-          it -> {
-            try (Connection c = ConnectionFactory.createConnection(shipped.get());
-                BufferedMutator m = mutator(c, table)) {
-              while (it.hasNext()) {
-                Result r = it.next()._2();
-                byte[] row;
-                try {
-                  row =
-                      mapping.map(
-                          r.getRow(), (f, q) -> r.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
-                } catch (KeyReject e) {
-                  continue;
-                }
-                Put p = new Put(row);
-                for (Cell cell : r.rawCells()) {
-                  p.addColumn(
-                      CellUtil.cloneFamily(cell),
-                      CellUtil.cloneQualifier(cell),
-                      cell.getTimestamp(),
-                      CellUtil.cloneValue(cell));
-                }
-                m.mutate(p);
-                written.add(r.rawCells().length);
-              }
+      return putEachRow(
+          sc,
+          conf,
+          rows,
+          target.getNameAsString(),
+          r -> {
+            byte[] row;
+            try {
+              row =
+                  mapping.map(r.getRow(), (f, q) -> r.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
+            } catch (KeyReject e) {
+              return List.of();
             }
+            Put p = new Put(row);
+            for (Cell cell : r.rawCells()) {
+              p.addColumn(
+                  CellUtil.cloneFamily(cell),
+                  CellUtil.cloneQualifier(cell),
+                  cell.getTimestamp(),
+                  CellUtil.cloneValue(cell));
+            }
+            return List.of(p);
           });
-      return written.value();
     } finally {
       new TableAdmin(connection).deleteSnapshot(snapshot);
     }
@@ -319,10 +311,41 @@ public final class RekeyBenchmark {
     return round((System.nanoTime() - t0) / 1e9);
   }
 
-  /** The buffered mutator the Put-based peers write through: 8 MB of Puts per round trip. */
-  static BufferedMutator mutator(Connection c, String table) throws IOException {
-    return c.getBufferedMutator(
-        new BufferedMutatorParams(TableName.valueOf(table)).writeBufferSize(8L << 20));
+  /** What a Put-based peer makes of one source row (nothing for a row it cannot map). */
+  interface RowPuts extends Serializable {
+    List<Put> of(Result row) throws IOException;
+  }
+
+  /**
+   * The Put-based peers' write: Spark {@code foreachPartition}, one connection and one buffered
+   * mutator (8 MB of Puts per round trip) per task, each row's Puts sent as they are made.
+   *
+   * @return the cells written
+   */
+  static long putEachRow(
+      JavaSparkContext sc,
+      Configuration conf,
+      JavaPairRDD<ImmutableBytesWritable, Result> rows,
+      String table,
+      RowPuts puts) {
+    ShippedConfiguration shipped = new ShippedConfiguration(conf);
+    LongAccumulator written = sc.sc().longAccumulator();
+    rows.foreachPartition(
+        it -> {
+          try (Connection c = ConnectionFactory.createConnection(shipped.get());
+              BufferedMutator m =
+                  c.getBufferedMutator(
+                      new BufferedMutatorParams(TableName.valueOf(table))
+                          .writeBufferSize(8L << 20))) {
+            while (it.hasNext()) {
+              for (Put p : puts.of(it.next()._2())) {
+                m.mutate(p);
+                written.add(p.size());
+              }
+            }
+          }
+        });
+    return written.value();
   }
 
   /** One cell on its way through hbase-spark (a plain class: Spark's Kryo cannot read records). */
