@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -18,14 +19,16 @@ import java.util.List;
  * sampled apart and merged on the driver. Items must have well-mixed hashes.
  *
  * <p>Offered for every cell of a table, so it keeps candidates in primitive arrays and prunes them
- * in batches (no heap, no comparator, no boxing), and it serializes its items through a {@link
- * Codec} as plain bytes: Java's object serialization of tens of thousands of records would cost
- * more than profiling them.
+ * in batches (no heap, no comparator, no boxing). An item is encoded through its {@link Codec} as
+ * it enters, into a {@link ByteArena}: tens of thousands of sampled rows kept as objects survived
+ * every young collection of a task and made each pause several times longer, and serializing them
+ * one by one cost more than profiling them. Samples travel and merge as bytes; items are decoded
+ * only when {@link #items} is asked for.
  *
  * @param <T> the sampled item
  */
 public final class BottomK<T> implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   /** Writes and reads one item as bytes. */
   public interface Codec<T> extends Serializable {
@@ -36,12 +39,20 @@ public final class BottomK<T> implements Serializable {
 
   private final int k;
   private final Codec<T> codec;
-  // Candidates in no order, up to 2k; when full, the k smallest are kept (a selection, O(k)) and
-  // the largest of those becomes the threshold: amortized O(1) per offer, no heap to sift.
+  // Candidates in no order, up to 2k: a hash and where its item's bytes lie in the arena. When
+  // full, the k smallest are kept (a selection, O(k)), their bytes copied to the spare arena, which
+  // becomes the arena, and the largest kept hash becomes the threshold: amortized O(1) per offer,
+  // no heap to sift, and no allocation once both arenas have their pages.
   private transient long[] hashes;
-  private transient Object[] items;
+  private transient long[] addresses;
+  private transient int[] lengths;
+  private transient ByteArena arena;
+  private transient ByteArena spare;
   private transient int size;
   private transient long threshold;
+  // Where an offered item is encoded before it is copied into the arena.
+  private transient UnsyncedBytes.Out encoded;
+  private transient DataOutputStream encoder;
 
   public BottomK(int k, Codec<T> codec) {
     if (k < 1) {
@@ -49,12 +60,15 @@ public final class BottomK<T> implements Serializable {
     }
     this.k = k;
     this.codec = codec;
-    allocate();
+    allocate(Math.min(2 * k, 1024));
   }
 
-  private void allocate() {
-    hashes = new long[Math.min(2 * k, 1024)];
-    items = new Object[hashes.length];
+  private void allocate(int capacity) {
+    hashes = new long[capacity];
+    addresses = new long[capacity];
+    lengths = new int[capacity];
+    arena = new ByteArena();
+    spare = new ByteArena();
     size = 0;
     threshold = Long.MAX_VALUE;
   }
@@ -65,8 +79,27 @@ public final class BottomK<T> implements Serializable {
   }
 
   public void offer(long hash, T item) {
-    if (hash >= threshold) {
+    if (!makeRoom(hash)) {
       return;
+    }
+    if (encoder == null) {
+      encoded = new UnsyncedBytes.Out(256);
+      encoder = new DataOutputStream(encoded);
+    }
+    encoded.reset();
+    try {
+      codec.write(encoder, item);
+      encoder.flush();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot encode a sampled item", e);
+    }
+    append(hash, arena.append(encoded.array(), 0, encoded.size()), encoded.size());
+  }
+
+  /** Whether an item with this hash enters, after pruning or growing to make a slot for it. */
+  private boolean makeRoom(long hash) {
+    if (hash >= threshold) {
+      return false;
     }
     if (size == hashes.length) {
       if (size == 2 * k) {
@@ -74,34 +107,44 @@ public final class BottomK<T> implements Serializable {
       } else {
         int grown = Math.min(2 * k, hashes.length * 2);
         hashes = Arrays.copyOf(hashes, grown);
-        items = Arrays.copyOf(items, grown);
+        addresses = Arrays.copyOf(addresses, grown);
+        lengths = Arrays.copyOf(lengths, grown);
       }
     }
-    if (hash >= threshold) {
-      return;
-    }
+    return hash < threshold;
+  }
+
+  private void append(long hash, long address, int length) {
     hashes[size] = hash;
-    items[size] = item;
+    addresses[size] = address;
+    lengths[size] = length;
     size++;
   }
 
-  /** Keeps the k smallest candidates and lowers the threshold to the largest of them. */
+  /**
+   * Keeps the k smallest candidates, their bytes alone in the other arena, and lowers the threshold
+   * to the largest of them.
+   */
   private void keepSmallest() {
     if (size <= k) {
       return;
     }
     select(k - 1);
     long largestKept = Long.MIN_VALUE;
+    ByteArena kept = spare;
+    kept.reset();
     for (int i = 0; i < k; i++) {
       largestKept = Math.max(largestKept, hashes[i]);
+      addresses[i] = arena.copyTo(addresses[i], lengths[i], kept);
     }
-    Arrays.fill(items, k, size, null);
+    spare = arena;
+    arena = kept;
     size = k;
     // Ties at the threshold are rare with 64-bit hashes; a tie is simply not taken.
     threshold = largestKept;
   }
 
-  /** Quickselect over both arrays: afterwards positions 0..n hold the n+1 smallest hashes. */
+  /** Quickselect over the arrays: afterwards positions 0..n hold the n+1 smallest hashes. */
   private void select(int n) {
     int lo = 0;
     int hi = size - 1;
@@ -138,16 +181,24 @@ public final class BottomK<T> implements Serializable {
     long h = hashes[i];
     hashes[i] = hashes[j];
     hashes[j] = h;
-    Object o = items[i];
-    items[i] = items[j];
-    items[j] = o;
+    long a = addresses[i];
+    addresses[i] = addresses[j];
+    addresses[j] = a;
+    int l = lengths[i];
+    lengths[i] = lengths[j];
+    lengths[j] = l;
   }
 
-  @SuppressWarnings("unchecked")
   public BottomK<T> merge(BottomK<T> other) {
     other.keepSmallest();
     for (int i = 0; i < other.size; i++) {
-      offer(other.hashes[i], (T) other.items[i]);
+      long hash = other.hashes[i];
+      if (makeRoom(hash)) {
+        append(
+            hash,
+            other.arena.copyTo(other.addresses[i], other.lengths[i], arena),
+            other.lengths[i]);
+      }
     }
     return this;
   }
@@ -157,45 +208,55 @@ public final class BottomK<T> implements Serializable {
     return size;
   }
 
-  /** The sampled items, in no particular order. */
-  @SuppressWarnings("unchecked")
+  /** The sampled items, decoded, in no particular order. */
   public List<T> items() {
     keepSmallest();
     List<T> out = new ArrayList<>(size);
-    for (int i = 0; i < size; i++) {
-      out.add((T) items[i]);
+    try {
+      for (int i = 0; i < size; i++) {
+        long address = addresses[i];
+        out.add(
+            codec.read(
+                new DataInputStream(
+                    new UnsyncedBytes.In(
+                        arena.page(address), ByteArena.offset(address), lengths[i]))));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot decode a sampled item", e);
     }
     return out;
   }
 
-  @SuppressWarnings("unchecked")
   private void writeObject(ObjectOutputStream out) throws IOException {
     out.defaultWriteObject();
     keepSmallest();
-    // Items go through a plain data stream into one array: far cheaper than writing each value
-    // through the object stream.
-    UnsyncedBytes.Out buffer = new UnsyncedBytes.Out(size * 64);
-    DataOutputStream data = new DataOutputStream(buffer);
-    data.writeInt(size);
+    out.writeInt(size);
     for (int i = 0; i < size; i++) {
-      data.writeLong(hashes[i]);
-      codec.write(data, (T) items[i]);
+      out.writeLong(hashes[i]);
+      out.writeInt(lengths[i]);
     }
-    data.flush();
-    out.writeInt(buffer.size());
-    buffer.writeTo(out);
+    for (int i = 0; i < size; i++) {
+      arena.writeTo(addresses[i], lengths[i], out);
+    }
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
-    allocate();
-    byte[] bytes = new byte[in.readInt()];
-    in.readFully(bytes);
-    DataInputStream data = new DataInputStream(new UnsyncedBytes.In(bytes));
-    int n = data.readInt();
+    int n = in.readInt();
+    allocate(Math.max(n, Math.min(2 * k, 1024)));
+    byte[] buffer = new byte[256];
     for (int i = 0; i < n; i++) {
-      long hash = data.readLong();
-      offer(hash, codec.read(data));
+      hashes[i] = in.readLong();
+      lengths[i] = in.readInt();
     }
+    for (int i = 0; i < n; i++) {
+      int length = lengths[i];
+      if (buffer.length < length) {
+        buffer = new byte[Math.max(length, 2 * buffer.length)];
+      }
+      in.readFully(buffer, 0, length);
+      addresses[i] = arena.append(buffer, 0, length);
+    }
+    size = n;
   }
 }

@@ -44,31 +44,41 @@ final class UnsyncedBytes {
       return count;
     }
 
-    void writeTo(OutputStream out) throws java.io.IOException {
-      out.write(buf, 0, count);
+    /** Empties the buffer, keeping its array. */
+    void reset() {
+      count = 0;
+    }
+
+    /** The backing array: its first {@link #size} bytes are what was written. */
+    byte[] array() {
+      return buf;
     }
   }
 
-  /** An input over a byte array. */
+  /** An input over part of a byte array. */
   static final class In extends InputStream {
     private final byte[] buf;
+    private final int end;
     private int pos;
 
-    In(byte[] buf) {
+    /** An input over {@code length} bytes of {@code buf} from {@code offset}. */
+    In(byte[] buf, int offset, int length) {
       this.buf = buf;
+      this.pos = offset;
+      this.end = offset + length;
     }
 
     @Override
     public int read() {
-      return pos < buf.length ? buf[pos++] & 0xff : -1;
+      return pos < end ? buf[pos++] & 0xff : -1;
     }
 
     @Override
     public int read(byte[] b, int off, int len) {
-      if (pos >= buf.length) {
+      if (pos >= end) {
         return -1;
       }
-      int n = Math.min(len, buf.length - pos);
+      int n = Math.min(len, end - pos);
       System.arraycopy(buf, pos, b, off, n);
       pos += n;
       return n;

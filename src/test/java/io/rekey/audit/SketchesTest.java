@@ -9,6 +9,7 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.util.List;
 import java.util.Random;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 
 class SketchesTest {
@@ -104,6 +105,42 @@ class SketchesTest {
     assertThat(roundTrip(top).heaviestFirst())
         .extracting(Samples.RowSize::cells)
         .containsExactly(999L, 998L, 997L);
+  }
+
+  @Test
+  void bottomKKeepsEachItemsBytesThroughPruningTravelAndMerging() throws Exception {
+    // Keys of every length up to 700 bytes, and a few larger than an arena page.
+    BottomK<Samples.Row> whole = new BottomK<>(500, Samples.ROW_CODEC);
+    BottomK<Samples.Row> left = new BottomK<>(500, Samples.ROW_CODEC);
+    BottomK<Samples.Row> right = new BottomK<>(500, Samples.ROW_CODEC);
+    for (int i = 0; i < 20_000; i++) {
+      long hash = TableProfile.mix64(i);
+      int length = i % 1000 == 7 ? ByteArena.PAGE_BYTES + i : i % 701;
+      byte[] key = new byte[length];
+      java.util.Arrays.fill(key, (byte) i);
+      byte[][] columns = i % 3 == 0 ? new byte[][] {Bytes.toBytes(i), null} : new byte[0][];
+      Samples.Row row = new Samples.Row(key, i, 2L * i, 3L * i, columns);
+      whole.offer(hash, row);
+      (i % 2 == 0 ? left : right).offer(hash, row);
+    }
+    List<Samples.Row> merged = roundTrip(roundTrip(left).merge(roundTrip(right))).items();
+    assertThat(merged).hasSize(500);
+    for (Samples.Row row : merged) {
+      int i = (int) row.cells();
+      assertThat(row.key()).hasSize(i % 1000 == 7 ? ByteArena.PAGE_BYTES + i : i % 701);
+      assertThat(row.key()).containsOnly((byte) i);
+      assertThat(row.bytes()).isEqualTo(2L * i);
+      assertThat(row.newestTs()).isEqualTo(3L * i);
+      assertThat(row.columns().length).isEqualTo(i % 3 == 0 ? 2 : 0);
+      if (i % 3 == 0) {
+        assertThat(Bytes.toInt(row.columns()[0])).isEqualTo(i);
+        assertThat(row.columns()[1]).isNull();
+      }
+    }
+    assertThat(merged)
+        .extracting(Samples.Row::cells)
+        .containsExactlyInAnyOrderElementsOf(
+            whole.items().stream().map(Samples.Row::cells).toList());
   }
 
   @SuppressWarnings("unchecked")
