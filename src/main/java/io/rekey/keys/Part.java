@@ -177,8 +177,16 @@ sealed interface Part extends Serializable {
     }
   }
 
-  /** A field written as its type says: {@code user}, {@code ts:long}, {@code id:bytes(4)}. */
-  record FieldPart(FieldSpec field, int column) implements Part {
+  /**
+   * A field written as its type says: {@code user}, {@code ts:long}, {@code id:bytes(4)}.
+   *
+   * @param what how messages name it ({@code field user}): made once, not for every key decoded
+   */
+  record FieldPart(FieldSpec field, int column, String what) implements Part {
+    FieldPart(FieldSpec field, int column) {
+      this(field, column, "field " + field.name());
+    }
+
     @Override
     public int fixedLength(KeyMode mode) {
       return switch (field.type()) {
@@ -207,7 +215,6 @@ sealed interface Part extends Serializable {
     @Override
     public void encode(Fields fields, KeyMode mode, Ending ending, ByteArrayOutputStream out)
         throws KeyReject {
-      String what = "field " + field.name();
       switch (field.type()) {
         case STR -> ending.write(fields.bytes(field.name()), what, out);
         case BYTES -> {
@@ -241,7 +248,6 @@ sealed interface Part extends Serializable {
     @Override
     public int decode(byte[] key, int pos, KeyMode mode, Ending ending, Map<String, FieldValue> out)
         throws KeyReject {
-      String what = "field " + field.name();
       int fixed = fixedLength(mode);
       if (fixed >= 0 && pos + fixed > key.length) {
         throw new KeyReject(

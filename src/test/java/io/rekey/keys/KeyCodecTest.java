@@ -31,6 +31,30 @@ class KeyCodecTest {
   };
 
   @Test
+  void oneFieldReadsAsTheWholeDecodeReadsItAndChecksTheKeyOnlyUpToIt() throws Exception {
+    KeyLayout text = KeyLayout.parse("text: ts:long + '_' + user + '_' + id:long");
+    byte[] key = bytes("1767225600000_alice_42");
+    for (String field : List.of("ts", "user", "id")) {
+      assertThat(text.decodeField(key, field)).isEqualTo(text.decode(key).get(field));
+    }
+    // Only the parts up to the field are read: a bad tail does not stop the leading field.
+    assertThat(text.decodeField(bytes("1767225600000_alice_x"), "ts"))
+        .isEqualTo(FieldValue.of(1_767_225_600_000L));
+    assertThatThrownBy(() -> text.decodeField(bytes("17x_alice_42"), "ts"))
+        .isInstanceOf(KeyReject.class)
+        .hasMessageContaining("field ts");
+    assertThatThrownBy(() -> text.decodeField(key, "nope"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("no field nope");
+    KeyLayout salted = KeyLayout.parse("salt(16, user) + user + reverse_ts(ts)");
+    byte[] saltedKey =
+        salted.encode(
+            Map.of("user", FieldValue.of(bytes("bob")), "ts", FieldValue.of(1_767_225_600_000L)),
+            null);
+    assertThat(salted.decodeField(saltedKey, "ts")).isEqualTo(salted.decode(saltedKey).get("ts"));
+  }
+
+  @Test
   void binaryLongsRoundTripAndSortNumerically() throws Exception {
     KeyLayout layout = KeyLayout.parse("n:long");
     List<byte[]> encoded = new ArrayList<>();
