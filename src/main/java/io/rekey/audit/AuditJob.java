@@ -12,6 +12,10 @@ import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
@@ -58,9 +62,14 @@ public final class AuditJob {
   public AuditResult execute() {
     long started = System.nanoTime();
     long startedAt = System.currentTimeMillis();
-    TableDescription description = new TableInspector(connection).describe(options.table());
+    // The table's settings and region metrics are fetched while the snapshot is taken.
+    CompletableFuture<TableDescription> describing =
+        CompletableFuture.supplyAsync(
+            () -> new TableInspector(connection).describe(options.table()),
+            inBackground("audit-describe"));
     TableAdmin admin = new TableAdmin(connection);
-    List<byte[]> starts = admin.regionStartKeys(options.table());
+    List<byte[]> starts =
+        beforeDescription(describing, () -> admin.regionStartKeys(options.table()));
     ProfileSettings settings =
         ProfileSettings.of(starts, options.sourceKey(), options.rowSample(), options.cellSample());
     String snapshot =
@@ -69,40 +78,109 @@ public final class AuditJob {
             : "audit-" + options.table().getNameAsString().replace(':', '_') + "-" + startedAt;
     Path restoreDir =
         snapshot == null ? null : new Path(RunFiles.staging(conf, options.staging()), snapshot);
-    TableProfile profile;
+    TableProfile profile = null;
+    TableDescription description;
+    CompletableFuture<Void> cleanup = CompletableFuture.completedFuture(null);
     Map<String, Double> stageSeconds = new LinkedHashMap<>();
     try {
       if (snapshot != null) {
-        admin.snapshot(options.table(), snapshot);
+        beforeDescription(
+            describing,
+            () -> {
+              admin.snapshot(options.table(), snapshot);
+              return snapshot;
+            });
         LOG.info("audit: took snapshot {} of {}", snapshot, options.table());
       }
+      description = description(describing);
       stageSeconds.put("plan and snapshot", secondsSince(started));
       long t1 = System.nanoTime();
       profile = profile(settings, snapshot, restoreDir);
       stageSeconds.put("read and profile", secondsSince(t1));
     } finally {
       if (snapshot != null) {
-        admin.deleteSnapshot(snapshot);
-        deleteQuietly(restoreDir);
+        Runnable deleteSnapshot =
+            () -> {
+              admin.deleteSnapshot(snapshot);
+              deleteQuietly(restoreDir);
+            };
+        if (profile == null) {
+          deleteSnapshot.run();
+        } else {
+          // The snapshot is not needed any more: it goes while the profile is analyzed.
+          cleanup = CompletableFuture.runAsync(deleteSnapshot, inBackground("audit-cleanup"));
+        }
       }
     }
     long t2 = System.nanoTime();
-    AuditResult result =
-        AuditAnalysis.analyze(
-            profile,
-            new AuditAnalysis.Context(
-                options.table().getNameAsString(),
-                snapshot == null ? "live-scan" : "snapshot",
-                options.sampling().withTasks(readTasks, largestTaskProfileBytes),
-                options.sourceKeySpec(),
-                description,
-                options.candidates(),
-                options.whatIfRegions(starts.size()),
-                startedAt,
-                secondsSince(started)));
+    AuditResult result;
+    try {
+      result =
+          AuditAnalysis.analyze(
+              profile,
+              new AuditAnalysis.Context(
+                  options.table().getNameAsString(),
+                  snapshot == null ? "live-scan" : "snapshot",
+                  options.sampling().withTasks(readTasks, largestTaskProfileBytes),
+                  options.sourceKeySpec(),
+                  description,
+                  options.candidates(),
+                  options.whatIfRegions(starts.size()),
+                  startedAt,
+                  secondsSince(started)));
+    } catch (RuntimeException e) {
+      // The snapshot is gone before the failure is reported; its own failure would hide this one.
+      cleanup.exceptionally(ignored -> null).join();
+      throw e;
+    }
     stageSeconds.put("analyze", secondsSince(t2));
+    join(cleanup);
     LOG.info("audit: {} in {} s ({})", options.table(), secondsSince(started), stageSeconds);
     return result;
+  }
+
+  /**
+   * Runs a step that needs the table while it is still being described. If the step fails, the
+   * description's failure is thrown instead when there is one: it says best why (a missing table is
+   * named with the tables that do exist).
+   */
+  private static <T> T beforeDescription(
+      CompletableFuture<TableDescription> describing, Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (RuntimeException e) {
+      description(describing);
+      throw e;
+    }
+  }
+
+  /** The table's description, or the reason it could not be read, as the job's own failure. */
+  private static TableDescription description(CompletableFuture<TableDescription> describing) {
+    return join(describing);
+  }
+
+  /** A background step's result, or its failure as the job's own. */
+  private static <T> T join(CompletableFuture<T> step) {
+    try {
+      return step.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * Runs a blocking cluster call on a thread of its own: not in the common pool, which the
+   * analysis's parallel simulation uses.
+   */
+  private static Executor inBackground(String name) {
+    return step -> {
+      Thread thread = new Thread(step, name);
+      thread.setDaemon(true);
+      thread.start();
+    };
   }
 
   private static double secondsSince(long nanos) {

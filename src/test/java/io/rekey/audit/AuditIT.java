@@ -299,9 +299,14 @@ class AuditIT {
     assertThat(sampled.exit()).as(sampled.toString()).isEqualTo(ExitCode.OK);
     assertThat(sampled.out()).contains("400 rows", "at most 100 rows per split");
 
-    CliRun missing = CliRun.of(cluster("audit", "--table", "no_such_table"));
-    assertThat(missing.exit()).isEqualTo(ExitCode.FAILED);
-    assertThat(missing.err()).contains("no_such_table").doesNotContain("\tat ");
+    // Either way of reading names the missing table and lists the tables that exist.
+    for (String read : List.of("--snapshot", "--live-scan")) {
+      CliRun missing = CliRun.of(cluster("audit", "--table", "no_such_table", read));
+      assertThat(missing.exit()).as(missing.toString()).isEqualTo(ExitCode.FAILED);
+      assertThat(missing.err())
+          .contains("no_such_table does not exist on this cluster", "existing tables: ")
+          .doesNotContain("\tat ");
+    }
   }
 
   static String[] cluster(String... args) {
