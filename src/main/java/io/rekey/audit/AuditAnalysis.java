@@ -11,6 +11,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
@@ -69,22 +71,30 @@ public final class AuditAnalysis {
             p.cells == 0 ? 0 : newest,
             p.keyBytesStored);
     List<Samples.Row> rowSample = p.rowSample.items();
-    // Sorted by key once: the key ranges and the heatmap both cut it into equal-count ranges.
-    List<Samples.Cell> cellSample = sortedByKey(p.cellSample.items());
-    AuditResult.Skew skew = skew(p, cutoff, cellSample);
+    List<Samples.Cell> cells = p.cellSample.items();
     String sourceSpec = context.sourceKeySpec() == null ? "key" : context.sourceKeySpec();
     LayoutSimulator.Decoded decoded =
         LayoutSimulator.decode(
             sourceSpec,
             p.settings().regionStarts().subList(1, p.settings().regionStarts().size()),
             rowSample,
-            cellSample,
+            cells,
             cutoff);
-    // Independent and pure: simulated side by side, reported in the candidates' order.
-    List<AuditResult.LayoutOutcome> outcomes =
-        context.candidates().parallelStream()
-            .map(c -> LayoutSimulator.simulate(c, context.whatIfRegions(), decoded))
-            .toList();
+    // Independent and pure: the layouts are simulated side by side, on other threads while the
+    // rest is computed here, and reported in the candidates' order.
+    CompletableFuture<List<AuditResult.LayoutOutcome>> simulated =
+        CompletableFuture.supplyAsync(
+            () ->
+                context.candidates().parallelStream()
+                    .map(c -> LayoutSimulator.simulate(c, context.whatIfRegions(), decoded))
+                    .toList());
+    // Sorted by key once: the key ranges and the heatmap both cut it into equal-count ranges.
+    List<Samples.Cell> cellSample = sortedByKey(cells);
+    AuditResult.Skew skew = skew(p, cutoff, cellSample);
+    AuditResult.Prefixes prefixes = prefixes(p, rowSample, decoded);
+    AuditResult.Heatmap heatmap = heatmap(p, skew, oldest, newest, cellSample);
+    AuditResult.Monotonic monotonic = KeyShape.of(rowSample, p.rows);
+    List<AuditResult.LayoutOutcome> outcomes = joined(simulated);
     LayoutSimulator.Recommendation recommendation = LayoutSimulator.recommend(outcomes);
     AuditResult draft =
         new AuditResult(
@@ -107,9 +117,9 @@ public final class AuditAnalysis {
             distributions(p),
             extremes(p),
             skew,
-            prefixes(p, rowSample),
-            heatmap(p, skew, oldest, newest, cellSample),
-            KeyShape.of(rowSample, p.rows),
+            prefixes,
+            heatmap,
+            monotonic,
             new AuditResult.WhatIf(
                 context.whatIfRegions(),
                 List.copyOf(outcomes),
@@ -119,6 +129,21 @@ public final class AuditAnalysis {
     List<Finding> findings =
         AuditRules.check(draft, context.description(), context.auditedAtMillis());
     return withFindings(draft, findings);
+  }
+
+  /** What a pure step computed on another thread; its failure as if it had run here. */
+  private static <T> T joined(CompletableFuture<T> step) {
+    try {
+      return step.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw e;
+    }
   }
 
   private static AuditResult withFindings(AuditResult r, List<Finding> findings) {
@@ -338,7 +363,8 @@ public final class AuditAnalysis {
     return sum == 0 || n < 2 ? 0 : (2 * weighted) / (n * sum) - (n + 1.0) / n;
   }
 
-  private static AuditResult.Prefixes prefixes(TableProfile p, List<Samples.Row> rowSample) {
+  private static AuditResult.Prefixes prefixes(
+      TableProfile p, List<Samples.Row> rowSample, LayoutSimulator.Decoded decoded) {
     List<Weighted> firstByte = new ArrayList<>();
     for (int b = 0; b < 256; b++) {
       if (p.firstByteCells[b] > 0) {
@@ -361,7 +387,7 @@ public final class AuditAnalysis {
     KeyLayout sourceKey = p.settings().sourceKey();
     String field = sourceKey == null ? null : sourceKey.firstKeyField();
     if (field != null) {
-      first = firstField(p, sourceKey, field, rowSample);
+      first = firstField(p, sourceKey, field, rowSample, decoded);
     }
     return new AuditResult.Prefixes(
         List.copyOf(firstByte),
@@ -374,14 +400,24 @@ public final class AuditAnalysis {
    * row sample (scaled to the table), and the whole key checked against the spec on the sample.
    */
   private static AuditResult.FirstField firstField(
-      TableProfile p, KeyLayout sourceKey, String field, List<Samples.Row> rowSample) {
+      TableProfile p,
+      KeyLayout sourceKey,
+      String field,
+      List<Samples.Row> rowSample,
+      LayoutSimulator.Decoded decoded) {
     List<String> examples = new ArrayList<>(p.mismatchExamples);
     long sampleMismatches = 0;
     Map<String, long[]> weights = new HashMap<>();
-    for (Samples.Row row : rowSample) {
-      FieldValue value;
+    for (int i = 0; i < rowSample.size(); i++) {
+      Samples.Row row = rowSample.get(i);
+      // Read for the what-if layouts already; read again only where that failed, which may be a
+      // missing bound column rather than the key.
+      Map<String, FieldValue> fields = decoded.rowFields(i);
+      FieldValue value = fields == null ? null : fields.get(field);
       try {
-        value = sourceKey.decode(row.key()).get(field);
+        if (value == null) {
+          value = sourceKey.decode(row.key()).get(field);
+        }
       } catch (KeyReject e) {
         sampleMismatches++;
         if (examples.size() < 5) {

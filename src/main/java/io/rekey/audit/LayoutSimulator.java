@@ -90,6 +90,11 @@ public final class LayoutSimulator {
       this.source = source;
       this.currentSplits = currentSplits;
     }
+
+    /** The fields of the {@code i}th sampled row, or null when its key or columns did not fit. */
+    Map<String, FieldValue> rowFields(int i) {
+      return rowFields.get(i);
+    }
   }
 
   /**
