@@ -6,7 +6,7 @@
 #   - HBase's CellCounter (MapReduce, local job runner, 2 map slots)
 # then audits a table twice as big to show the audit's memory stays flat. Prints JSON.
 #
-#   jobs/bench-audit.sh                    # BENCH_ROWS=400000 BENCH_MASTER=local[2]
+#   jobs/bench-audit.sh                    # BENCH_ROWS=400000 BENCH_MASTER=local[2] BENCH_ROUNDS=5
 # Results: var/bench/audit-bench.json. The tables bench:messages and bench:messages_2x are kept.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"

@@ -7,7 +7,7 @@
 #   - after 1% new messages, an incremental index update, against the full build
 # and prints JSON with cells/s, the ratios, peak heap per method and the process's peak RSS.
 #
-#   jobs/bench-index.sh                    # BENCH_ROWS=400000 BENCH_MASTER=local[2]
+#   jobs/bench-index.sh                    # BENCH_ROWS=400000 BENCH_MASTER=local[2] BENCH_ROUNDS=2
 # Results: var/bench/index-bench.json. The source table bench:messages is kept between runs.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"

@@ -6,7 +6,7 @@
 #   - hbase-spark 1.0.1's bulkLoad with the same mapping (it loses cell timestamps)
 # and prints JSON with cells/s, the ratios, peak heap per method and the process's peak RSS.
 #
-#   jobs/bench-rekey.sh                    # BENCH_ROWS=400000 BENCH_MASTER=local[2]
+#   jobs/bench-rekey.sh                    # BENCH_ROWS=400000 BENCH_MASTER=local[2] BENCH_ROUNDS=2
 # Results: var/bench/rekey-bench.json. The source table bench:messages is kept between runs.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"

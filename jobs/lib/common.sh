@@ -106,6 +106,8 @@ rekey_bench_messages() {
     --seed 7 --if-nonempty skip
 }
 
+# Runs a benchmark class. BENCH_ROUNDS overrides the class's number of rounds (more rounds give a
+# steadier median on a machine that is busy with other work).
 rekey_bench_run() {
   export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
   export HBASE_CONF_DIR="${HBASE_CONF_DIR:-$REKEY_VAR/conf}"
@@ -113,5 +115,6 @@ rekey_bench_run() {
   java -Xmx"${BENCH_HEAP:-6g}" $(rekey_jvm_flags) \
     -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
     -Dspark.master="${BENCH_MASTER:-local[2]}" -Dspark.ui.enabled=false -Dspark.driver.host=127.0.0.1 \
+    ${BENCH_ROUNDS:+-Dbench.rounds="$BENCH_ROUNDS"} \
     -cp "$REKEY_TARGET/test-classes:$REKEY_TARGET/classes:$(cat "$REKEY_TARGET/test-classpath.txt")" "$@"
 }
