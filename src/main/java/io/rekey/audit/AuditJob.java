@@ -12,6 +12,7 @@ import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -218,7 +219,11 @@ public final class AuditJob {
       JavaRDD<byte[]> profiles =
           source.mapPartitions(
               new ProfileStage(
-                  settings, options.rowsPerSplit(), options.sampleFraction(), progress));
+                  settings,
+                  UUID.randomUUID().toString(),
+                  options.rowsPerSplit(),
+                  options.sampleFraction(),
+                  progress));
       // Each task's profile is merged into one on the driver as the task finishes: read once,
       // never serialized again, and only the merged one and the arriving one are in memory.
       TableProfile merged = new TableProfile(settings);

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A uniform sample of fixed size: the {@code k} items with the smallest hashes. Two samples merge
@@ -50,6 +51,9 @@ public final class BottomK<T> implements Serializable {
   private transient ByteArena spare;
   private transient int size;
   private transient long threshold;
+  // The lowest threshold other samples of the same items have reached (see SharedThresholds), or
+  // null when this sample is alone.
+  private transient AtomicLong shared;
   // Where an offered item is encoded before it is copied into the arena.
   private transient UnsyncedBytes.Out encoded;
   private transient DataOutputStream encoder;
@@ -71,6 +75,15 @@ public final class BottomK<T> implements Serializable {
     spare = new ByteArena();
     size = 0;
     threshold = Long.MAX_VALUE;
+  }
+
+  /**
+   * Shares the pruning threshold with other samples whose items will be merged with these: each
+   * one's threshold bounds what the merged sample can hold, so all of them take the lowest.
+   */
+  void shareThreshold(AtomicLong threshold) {
+    shared = threshold;
+    this.threshold = Math.min(this.threshold, threshold.get());
   }
 
   /** Whether an item with this hash would enter the sample: test before building the item. */
@@ -141,7 +154,7 @@ public final class BottomK<T> implements Serializable {
     arena = kept;
     size = k;
     // Ties at the threshold are rare with 64-bit hashes; a tie is simply not taken.
-    threshold = largestKept;
+    threshold = shared == null ? largestKept : shared.accumulateAndGet(largestKept, Math::min);
   }
 
   /** Quickselect over the arrays: afterwards positions 0..n hold the n+1 smallest hashes. */

@@ -20,16 +20,20 @@ final class ProfileStage
   private static final long serialVersionUID = 1L;
 
   private final ProfileSettings settings;
+  // Names this audit's samples, so its tasks share their pruning thresholds and no other's.
+  private final String run;
   private final long rowsPerSplit;
   private final double sampleFraction;
   private final LongAccumulator cellsProgress;
 
   ProfileStage(
       ProfileSettings settings,
+      String run,
       long rowsPerSplit,
       double sampleFraction,
       LongAccumulator cellsProgress) {
     this.settings = settings;
+    this.run = run;
     this.rowsPerSplit = rowsPerSplit;
     this.sampleFraction = sampleFraction;
     this.cellsProgress = cellsProgress;
@@ -50,6 +54,7 @@ final class ProfileStage
   @Override
   public Iterator<byte[]> call(Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
     TableProfile profile = new TableProfile(settings);
+    profile.shareSampleThresholds(run);
     byte[] lastRow = null;
     boolean lastRowChosen = false;
     long rowsRead = 0;

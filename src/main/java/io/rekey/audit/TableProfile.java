@@ -103,6 +103,16 @@ public final class TableProfile implements Serializable {
   }
 
   /**
+   * Lets this profile's samples prune with the thresholds other tasks of the same audit ({@code
+   * run}) reached in this JVM: a task then encodes only items that can still be in the merged
+   * samples.
+   */
+  void shareSampleThresholds(String run) {
+    rowSample.shareThreshold(SharedThresholds.of(run + "/rows"));
+    cellSample.shareThreshold(SharedThresholds.of(run + "/cells"));
+  }
+
+  /**
    * Adds cells of the row {@code key}: a whole row, or the next batch of one. Cells come in HBase's
    * order (family, qualifier, newest first).
    */

@@ -9,6 +9,7 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 
@@ -141,6 +142,35 @@ class SketchesTest {
         .extracting(Samples.Row::cells)
         .containsExactlyInAnyOrderElementsOf(
             whole.items().stream().map(Samples.Row::cells).toList());
+  }
+
+  @Test
+  void bottomKsSharingAThresholdDropWhatCannotBeInTheMergedSampleAndMergeTheSame()
+      throws Exception {
+    BottomK<Samples.Cell> whole = new BottomK<>(100, Samples.CELL_CODEC);
+    BottomK<Samples.Cell> first = new BottomK<>(100, Samples.CELL_CODEC);
+    BottomK<Samples.Cell> later = new BottomK<>(100, Samples.CELL_CODEC);
+    AtomicLong shared = new AtomicLong(Long.MAX_VALUE);
+    first.shareThreshold(shared);
+    long reached = 0;
+    for (int i = 0; i < 20_000; i++) {
+      Samples.Cell cell = new Samples.Cell(Bytes.toBytes(i), i, new byte[0][]);
+      whole.offer(TableProfile.mix64(i), cell);
+      if (i == 10_000) {
+        // A later task starts from the threshold the first one reached.
+        reached = shared.get();
+        later.shareThreshold(shared);
+      }
+      (i < 10_000 ? first : later).offer(TableProfile.mix64(i), cell);
+    }
+    long bound = reached;
+    assertThat(bound).isLessThan(Long.MAX_VALUE);
+    assertThat(later.items())
+        .isNotEmpty()
+        .allSatisfy(c -> assertThat(TableProfile.mix64(c.ts())).isLessThan(bound));
+    assertThat(roundTrip(first).merge(roundTrip(later)).items())
+        .extracting(Samples.Cell::ts)
+        .containsExactlyInAnyOrderElementsOf(whole.items().stream().map(Samples.Cell::ts).toList());
   }
 
   @SuppressWarnings("unchecked")
