@@ -131,8 +131,8 @@ public final class AuditAnalysis {
     return withFindings(draft, findings);
   }
 
-  /** What a pure step computed on another thread; its failure as if it had run here. */
-  private static <T> T joined(CompletableFuture<T> step) {
+  /** What a step computed on another thread; its failure as if it had run on this one. */
+  static <T> T joined(CompletableFuture<T> step) {
     try {
       return step.join();
     } catch (CompletionException e) {

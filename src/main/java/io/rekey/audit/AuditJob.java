@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
@@ -135,7 +134,7 @@ public final class AuditJob {
       throw e;
     }
     stageSeconds.put("analyze", secondsSince(t2));
-    join(cleanup);
+    AuditAnalysis.joined(cleanup);
     LOG.info("audit: {} in {} s ({})", options.table(), secondsSince(started), stageSeconds);
     return result;
   }
@@ -157,19 +156,7 @@ public final class AuditJob {
 
   /** The table's description, or the reason it could not be read, as the job's own failure. */
   private static TableDescription description(CompletableFuture<TableDescription> describing) {
-    return join(describing);
-  }
-
-  /** A background step's result, or its failure as the job's own. */
-  private static <T> T join(CompletableFuture<T> step) {
-    try {
-      return step.join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException cause) {
-        throw cause;
-      }
-      throw e;
-    }
+    return AuditAnalysis.joined(describing);
   }
 
   /**
