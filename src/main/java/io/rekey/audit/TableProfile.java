@@ -2,7 +2,6 @@ package io.rekey.audit;
 
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.KeyReject;
-import io.rekey.keys.Murmur3;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,6 +9,9 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -473,12 +475,28 @@ public final class TableProfile implements Serializable {
   }
 
   /**
-   * A row's sampling hash: one Murmur3 pass, spread over 64 bits with the key's length. Two keys
-   * share it only on a 32-bit collision, which merely ties their sampling order.
+   * A row's sampling hash, over 64 bits: the key read eight bytes at a time, each word multiplied
+   * into the state (Murmur3's 64-bit constants), then Murmur3's finalizer. It is asked for every
+   * row, and Murmur3's 32-bit pass over four bytes at a time was a tenth of the per-row work. Only
+   * sampling uses it: a change picks other rows, it breaks no stored format.
    */
   static long rowHash(byte[] key) {
-    return mix64((long) key.length << 32 | (Murmur3.hash32(key, 0) & 0xffffffffL));
+    long h = 0x9E3779B97F4A7C15L ^ key.length;
+    int i = 0;
+    for (; i + Long.BYTES <= key.length; i += Long.BYTES) {
+      h =
+          Long.rotateLeft(h ^ (long) WORDS.get(key, i) * 0x87c37b91114253d5L, 31)
+              * 0x4cf5ad432745937fL;
+    }
+    long tail = 0;
+    for (int shift = 0; i < key.length; i++, shift += 8) {
+      tail |= (key[i] & 0xffL) << shift;
+    }
+    return mix64(h ^ tail * 0x87c37b91114253d5L);
   }
+
+  private static final VarHandle WORDS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   /** What the profiler tracks while a row is read. */
   private static final class RowState {
