@@ -243,22 +243,36 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
 
   private static List<Span> spans(HFile.Reader reader, long fileBytes)
       throws ReflectiveOperationException, IOException {
-    HFileBlockIndex.BlockIndexReader index = reader.getDataBlockIndexReader();
-    // The root entries' keys: public on HBase's index reader, whose class is not.
-    Method rootKey = index.getClass().getMethod("getRootBlockKey", int.class);
-    rootKey.setAccessible(true);
-    int entries = index.getRootBlockCount();
+    List<Cell> keys = rootKeys(reader);
+    int entries = keys.size();
     List<Span> out = new ArrayList<>();
     if (entries == 0 || reader.getLastKey().isEmpty()) {
       return out;
     }
     byte[] last = CellUtil.cloneRow(reader.getLastKey().get());
     for (int i = 0; i < entries; i++) {
-      byte[] from = CellUtil.cloneRow((Cell) rootKey.invoke(index, i));
-      byte[] to = i + 1 < entries ? CellUtil.cloneRow((Cell) rootKey.invoke(index, i + 1)) : last;
+      byte[] from = CellUtil.cloneRow(keys.get(i));
+      byte[] to = i + 1 < entries ? CellUtil.cloneRow(keys.get(i + 1)) : last;
       out.add(new Span(from, to, fileBytes / (double) entries));
     }
     return out;
+  }
+
+  /**
+   * The first keys of a store file's root block index entries, in order: each entry covers about
+   * the same share of the file's bytes (one data block in a flat index, many in a deep one).
+   */
+  static List<Cell> rootKeys(HFile.Reader reader) throws ReflectiveOperationException {
+    HFileBlockIndex.BlockIndexReader index = reader.getDataBlockIndexReader();
+    // The root entries' keys: public on HBase's index reader, whose class is not.
+    Method rootKey = index.getClass().getMethod("getRootBlockKey", int.class);
+    rootKey.setAccessible(true);
+    int entries = index.getRootBlockCount();
+    List<Cell> keys = new ArrayList<>(entries);
+    for (int i = 0; i < entries; i++) {
+      keys.add((Cell) rootKey.invoke(index, i));
+    }
+    return keys;
   }
 
   /**

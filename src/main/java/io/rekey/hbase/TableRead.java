@@ -1,6 +1,8 @@
 package io.rekey.hbase;
 
 import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
@@ -23,6 +25,7 @@ public final class TableRead implements AutoCloseable {
 
   private final Connection connection;
   private final Configuration conf;
+  private final TableName table;
   private final JavaPairRDD<ImmutableBytesWritable, Result> rows;
   private final String snapshot;
   private final Path restore;
@@ -30,11 +33,13 @@ public final class TableRead implements AutoCloseable {
   private TableRead(
       Connection connection,
       Configuration conf,
+      TableName table,
       JavaPairRDD<ImmutableBytesWritable, Result> rows,
       String snapshot,
       Path restore) {
     this.connection = connection;
     this.conf = conf;
+    this.table = table;
     this.rows = rows;
     this.snapshot = snapshot;
     this.restore = restore;
@@ -54,7 +59,8 @@ public final class TableRead implements AutoCloseable {
       Path staging,
       String purpose) {
     if (liveScan) {
-      return new TableRead(connection, conf, SourceReader.live(sc, conf, table, scan), null, null);
+      return new TableRead(
+          connection, conf, table, SourceReader.live(sc, conf, table, scan), null, null);
     }
     String snapshot =
         purpose
@@ -67,6 +73,7 @@ public final class TableRead implements AutoCloseable {
     return new TableRead(
         connection,
         conf,
+        table,
         SourceReader.fromSnapshot(
             sc, conf, snapshot, restore, scan, SourceReader.readTasks(sc.defaultParallelism())),
         snapshot,
@@ -75,6 +82,18 @@ public final class TableRead implements AutoCloseable {
 
   public JavaPairRDD<ImmutableBytesWritable, Result> rows() {
     return rows;
+  }
+
+  /**
+   * About {@code n} rows of one family read on the driver from the snapshot's store files, for
+   * planning split points ({@link StoreFileRowSampler}); empty for a live scan, or when the files
+   * cannot be read that way.
+   */
+  public Optional<List<Result>> sampleFromFiles(byte[] family, int n) {
+    if (snapshot == null) {
+      return Optional.empty();
+    }
+    return StoreFileRowSampler.sample(conf, restore, table, family, n);
   }
 
   @Override

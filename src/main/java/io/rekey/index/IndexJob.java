@@ -143,7 +143,7 @@ public final class IndexJob {
       IndexLoad.Written written =
           new IndexLoad(sc, conf, definition, runDir())
               .write(
-                  read.rows(),
+                  read,
                   windowFrom != null,
                   table,
                   options.write(),
@@ -195,6 +195,7 @@ public final class IndexJob {
         definition.indexTable().getNameAsString(),
         definition.valueName() + " -> " + definition.key().layout().canonicalSpec(),
         created,
+        w == null ? null : w.table().splitPlan(),
         options.liveScan() ? "live-scan" : "snapshot",
         OptionDef.cliName(options.write()),
         windowFrom,

@@ -8,7 +8,9 @@ import io.rekey.hbase.RegionPartitioner;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.ShuffleCell;
+import io.rekey.hbase.TableRead;
 import io.rekey.hbase.WriteStats;
+import io.rekey.keys.KeyReject;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,18 +18,21 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Tuple2;
 
 /**
@@ -39,6 +44,7 @@ import scala.Tuple2;
  * after a failure is harmless.
  */
 public final class IndexLoad {
+  private static final Logger LOG = LoggerFactory.getLogger(IndexLoad.class);
   private static final int REJECT_EXAMPLES = 5;
   private static final int SPLIT_SAMPLE = 10_000;
 
@@ -71,7 +77,7 @@ public final class IndexLoad {
       List<String> rejectExamples) {}
 
   /**
-   * Makes and writes the entries of {@code rows}.
+   * Makes and writes the entries of the rows {@code read} gives.
    *
    * @param window the rows come from an incremental run's time window
    * @throws RekeyException when more rows than {@code maxRejects} were rejected or the counts do
@@ -79,7 +85,7 @@ public final class IndexLoad {
    *     were written (correct ones; the caller then leaves the watermark where it was)
    */
   public Written write(
-      JavaPairRDD<ImmutableBytesWritable, Result> rows,
+      TableRead read,
       boolean window,
       IndexTable indexTable,
       IndexRunOptions.Write how,
@@ -95,35 +101,76 @@ public final class IndexLoad {
       throw new RekeyException("cannot use the run directory " + runDir + ": " + e.getMessage(), e);
     }
     ShippedConfiguration shipped = new ShippedConfiguration(conf);
-    int inputPartitions = rows.getNumPartitions();
+    int inputPartitions = read.rows().getNumPartitions();
     sc.setJobGroup("index", description, false);
     // A new unsalted index table is split at quantiles of a sample of the entry keys. The entries
     // are kept (memory, else local disk) from the pass that samples them to the pass that writes
     // them, so the source is read once.
     boolean sample = indexTable.needsSampleKeys();
+    // From a snapshot, the keys are sampled from a few blocks of its store files, on the driver.
+    IndexTable.SampledKeys fromFiles =
+        sample ? sampleFromFiles(read, indexTable.sampleFamily()) : null;
+    // Else they are sampled from the entries themselves; the entries are then kept (memory, else
+    // local disk) from the pass that samples them to the pass that writes them, so the source is
+    // read once.
+    boolean persist = sample && fromFiles == null;
     JavaPairRDD<byte[], byte[]> cells =
         JavaPairRDD.fromJavaRDD(
-            rows.mapPartitionsWithIndex(
-                new IndexEntryStage(definition, window, runDir.toString(), shipped), true));
-    if (sample) {
+            read.rows()
+                .mapPartitionsWithIndex(
+                    new IndexEntryStage(definition, window, runDir.toString(), shipped), true));
+    if (persist) {
       cells.persist(StorageLevel.MEMORY_AND_DISK_SER());
     }
     try {
-      IndexTable.Layout table = indexTable.prepare(() -> sampleEntryKeys(cells));
+      IndexTable.Layout table =
+          indexTable.prepare(() -> fromFiles != null ? fromFiles : sampleEntryKeys(cells));
       return write(cells, table, how, inputPartitions, maxRejects, shipped);
     } finally {
       sc.clearJobGroup();
-      if (sample) {
+      if (persist) {
         cells.unpersist(false);
       }
     }
   }
 
   /**
+   * The distinct entry keys of about {@value #SPLIT_SAMPLE} rows read from the snapshot's store
+   * files, or null when that cannot be done or gives no keys while the sampled rows exist (say the
+   * key needs a column of another family than the one sampled).
+   */
+  private IndexTable.SampledKeys sampleFromFiles(TableRead read, byte[] family) {
+    Optional<List<Result>> rows = read.sampleFromFiles(family, SPLIT_SAMPLE);
+    if (rows.isEmpty()) {
+      return null;
+    }
+    IndexEntries entries = new IndexEntries(definition);
+    TreeSet<byte[]> keys = new TreeSet<>(Bytes.BYTES_COMPARATOR);
+    for (Result row : rows.get()) {
+      try {
+        for (IndexEntries.Entry e : entries.entries(row)) {
+          keys.add(e.key());
+        }
+      } catch (KeyReject rejected) {
+        // The writing pass rejects the row with its reason; a split point does without it.
+      }
+    }
+    LOG.info(
+        "index: {} entry keys from {} rows sampled from the store files of {}",
+        keys.size(),
+        rows.get().size(),
+        definition.source());
+    return keys.isEmpty() && !rows.get().isEmpty()
+        ? null
+        : new IndexTable.SampledKeys(
+            new ArrayList<>(keys), rows.get().size() + " rows of the snapshot's store files");
+  }
+
+  /**
    * A uniform sample of about {@value #SPLIT_SAMPLE} entry keys, for the split points of a new
    * unsalted index table: the distinct entry rows whose keys hash lowest.
    */
-  private static List<byte[]> sampleEntryKeys(JavaPairRDD<byte[], byte[]> cells) {
+  private static IndexTable.SampledKeys sampleEntryKeys(JavaPairRDD<byte[], byte[]> cells) {
     List<Tuple2<Long, byte[]>> perTask =
         cells
             .keys()
@@ -165,7 +212,7 @@ public final class IndexLoad {
       }
       keys.add(key);
     }
-    return keys;
+    return new IndexTable.SampledKeys(keys, "the entries of every row read");
   }
 
   /** SplitMix64's finalizer: spreads a 32-bit hash over 64 bits. */

@@ -15,6 +15,7 @@ import java.util.Map;
  * @param watermarkAfter the watermark the run left
  * @param nothingToDo the window was empty (the watermark is already at the end)
  * @param rejectsGlob the rejects files, or null when no row was rejected
+ * @param indexRegions how a new index table's regions were planned, or null when it existed
  */
 public record IndexRunResult(
     String kind,
@@ -22,6 +23,7 @@ public record IndexRunResult(
     String index,
     String definition,
     boolean indexCreated,
+    String indexRegions,
     String read,
     String write,
     Long windowFrom,

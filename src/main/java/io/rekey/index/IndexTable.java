@@ -4,6 +4,7 @@ import io.rekey.RekeyException;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.index.IndexDefinition.Column;
+import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.KeyLayout;
 import io.rekey.keys.LayoutException;
 import io.rekey.keys.SplitPoints;
@@ -43,10 +44,15 @@ public final class IndexTable {
 
   /** The index table as it will be written: its family's settings and its region start keys. */
   /**
+   * @param splitPlan how a new table's regions were planned (null for an existing table)
    * @param creation the creation of a new index table, still assigning its regions, or null
    */
   public record Layout(
-      FamilySettings family, List<byte[]> regionStarts, boolean created, Future<Void> creation) {
+      FamilySettings family,
+      List<byte[]> regionStarts,
+      boolean created,
+      String splitPlan,
+      Future<Void> creation) {
     /** Waits until a new table's regions are assigned: before loading into it. */
     public void awaitTable(TableName table) {
       if (creation != null) {
@@ -54,6 +60,9 @@ public final class IndexTable {
       }
     }
   }
+
+  /** Sampled entry keys, and where they were read (for the run's result). */
+  public record SampledKeys(List<byte[]> keys, String from) {}
 
   /**
    * Whether a new index table must be split at sample quantiles of the entry keys: it does not
@@ -67,20 +76,40 @@ public final class IndexTable {
   }
 
   /**
+   * The source family whose rows a split-point sample reads: the indexed column's, else that of the
+   * first column the source key binds, else the source's first family (an index on a key field
+   * needs only the row keys).
+   */
+  public byte[] sampleFamily() {
+    if (definition.column() != null) {
+      return Bytes.toBytes(definition.column().family());
+    }
+    List<ColumnBinding> bound = definition.key().source().columns();
+    if (!bound.isEmpty()) {
+      return Bytes.toBytes(bound.get(0).family());
+    }
+    return new TableAdmin(connection)
+        .descriptor(definition.source(), "source")
+        .getColumnFamilies()[0]
+        .getName();
+  }
+
+  /**
    * Checks the source and the index table, creating the index table when missing.
    *
    * @param sampleKeys a sample of the entry keys, asked for only when {@link #needsSampleKeys}
    */
-  public Layout prepare(Supplier<List<byte[]>> sampleKeys) {
+  public Layout prepare(Supplier<SampledKeys> sampleKeys) {
     TableAdmin admin = new TableAdmin(connection);
     TableDescriptor source = check();
     if (!admin.exists(definition.indexTable())) {
       // The master assigns the new regions while the entries are written: the writers need only
       // the split points, the bulk load the table.
-      List<byte[]> splits = splits(sampleKeys);
+      String[] plan = new String[1];
+      List<byte[]> splits = splits(sampleKeys, plan);
       TableDescriptor planned = descriptor(source);
       Future<Void> creation = admin.createAsync(planned, splits);
-      LOG.info("index: creating {} with {} regions", definition.indexTable(), splits.size() + 1);
+      LOG.info("index: creating {} with {}", definition.indexTable(), plan[0]);
       List<byte[]> starts = new ArrayList<>();
       starts.add(HConstants.EMPTY_START_ROW);
       starts.addAll(splits);
@@ -88,6 +117,7 @@ public final class IndexTable {
           FamilySettings.of(planned.getColumnFamily(Bytes.toBytes(definition.family()))),
           starts,
           true,
+          plan[0],
           creation);
     }
     TableDescriptor index = admin.descriptor(definition.indexTable(), "index");
@@ -95,6 +125,7 @@ public final class IndexTable {
         FamilySettings.of(index.getColumnFamily(Bytes.toBytes(definition.family()))),
         admin.regionStartKeys(definition.indexTable()),
         false,
+        null,
         null);
   }
 
@@ -158,19 +189,31 @@ public final class IndexTable {
         .build();
   }
 
-  /** Split points: one region per salt bucket, even over a hash, else sample quantiles. */
-  private List<byte[]> splits(Supplier<List<byte[]>> sampleKeys) {
+  /**
+   * Split points: one region per salt bucket, even over a hash, else sample quantiles; {@code
+   * plan[0]} is set to how they were planned.
+   */
+  private List<byte[]> splits(Supplier<SampledKeys> sampleKeys, String[] plan) {
     KeyLayout layout = definition.key().layout();
     try {
       if (layout.leadingSaltBuckets() > 0) {
+        plan[0] = layout.leadingSaltBuckets() + " regions, one per salt bucket";
         return SplitPoints.plan(layout, layout.leadingSaltBuckets(), List.of());
       }
       if (layout.startsWithHash()) {
+        plan[0] = definition.regions() + " regions, even over the leading hash";
         return SplitPoints.plan(layout, definition.regions(), List.of());
       }
-      List<byte[]> sample = sampleKeys.get();
-      int regions = Math.min(definition.regions(), Math.max(1, sample.size() / 10));
-      return SplitPoints.plan(layout, regions, sample);
+      SampledKeys sample = sampleKeys.get();
+      int regions = Math.min(definition.regions(), Math.max(1, sample.keys().size() / 10));
+      List<byte[]> splits = SplitPoints.plan(layout, regions, sample.keys());
+      plan[0] =
+          (splits.size() + 1)
+              + " regions, at quantiles of "
+              + sample.keys().size()
+              + " entry keys sampled from "
+              + sample.from();
+      return splits;
     } catch (LayoutException e) {
       throw new RekeyException("cannot plan the index table's regions: " + e.getMessage(), e);
     }

@@ -24,6 +24,9 @@ public final class IndexText {
         .append(r.indexCreated() ? " (created)" : "")
         .append('\n');
     out.append("  entries     ").append(r.definition()).append('\n');
+    if (r.indexRegions() != null) {
+      out.append("  regions     ").append(r.indexRegions()).append('\n');
+    }
     out.append("  read        ").append(r.read());
     if (r.windowFrom() != null) {
       out.append(", cells in [")

@@ -202,6 +202,56 @@ class IndexIT {
   }
 
   @Test
+  void aNewIndexTableIsSplitEvenlyFromTheStoreFilesOrWithALiveScanFromTheEntries()
+      throws Exception {
+    // 6,000 messages from 600 senders, ten each, in key order unrelated to the sender's.
+    TableName source = MiniHBase.uniqueTable("ix_even");
+    TestTables.create(source, ColumnFamilyDescriptorBuilder.of("m"));
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < 6_000; i++) {
+      puts.add(
+          new Put(b(String.format("msg%05d", i)))
+              .addColumn(b("m"), b("sender"), T0 + i, b(String.format("user%03d", i * 7 % 600))));
+    }
+    TestTables.put(source, puts);
+    for (String read : List.of("snapshot", "live-scan")) {
+      String index = source.getNameAsString() + "_" + read.replace('-', '_');
+      OptionValues def = definition(source, index, "regions", "4");
+      IndexRunResult r = runBuild(read.equals("live-scan") ? def.with("live-scan", "true") : def);
+
+      assertThat(r.indexRegions())
+          .as(read)
+          .startsWith("4 regions, at quantiles of 6000 entry keys sampled from ")
+          .endsWith(
+              read.equals("snapshot")
+                  ? "6000 rows of the snapshot's store files"
+                  : "the entries of every row read");
+      List<byte[]> starts = new ArrayList<>();
+      try (Admin admin = connection.getAdmin()) {
+        admin.getRegions(TableName.valueOf(index)).forEach(h -> starts.add(h.getStartKey()));
+      }
+      starts.sort(Bytes.BYTES_COMPARATOR);
+      assertThat(starts).hasSize(4);
+      int[] perRegion = new int[4];
+      try (Table t = connection.getTable(TableName.valueOf(index));
+          ResultScanner s = t.getScanner(new Scan().addColumn(b("i"), b("_")))) {
+        for (Result row : s) {
+          int region = 3;
+          while (Bytes.compareTo(row.getRow(), starts.get(region)) < 0) {
+            region--;
+          }
+          perRegion[region]++;
+        }
+      }
+      for (int entries : perRegion) {
+        assertThat(entries)
+            .as("%s: entries per region %s", read, perRegion)
+            .isBetween(1_400, 1_600);
+      }
+    }
+  }
+
+  @Test
   void rowsWhoseEntryCannotBeMadeStopTheBuildBeforeLoadingUnlessAllowed() throws Exception {
     TableName source = messages("ix_rejects", 50);
     TestTables.put(
