@@ -36,6 +36,11 @@ public final class SparkSessions {
     if (!conf.contains("spark.serializer")) {
       conf.set("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
       conf.set("spark.kryo.registrator", KryoSetup.class.getName());
+      if (!conf.contains("spark.kryo.referenceTracking")) {
+        // What our stages move (byte arrays, pairs of them, Java-serialized results) has no
+        // cycles nor shared parts, and tracking references cleared a map for every record.
+        conf.set("spark.kryo.referenceTracking", "false");
+      }
     }
     return SparkSession.builder().config(conf).getOrCreate();
   }

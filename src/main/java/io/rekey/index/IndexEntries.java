@@ -28,11 +28,29 @@ public final class IndexEntries implements Serializable {
   private final IndexDefinition definition;
   private final byte[] family;
   private final byte[] marker;
+  // The names as bytes once, not per row: the indexed column (or nulls), and per covered column
+  // its family, qualifier and the qualifier it has in the index.
+  private final byte[] columnFamily;
+  private final byte[] columnQualifier;
+  private final byte[][][] covered;
 
   public IndexEntries(IndexDefinition definition) {
     this.definition = definition;
     this.family = Bytes.toBytes(definition.family());
     this.marker = Bytes.toBytes(IndexDefinition.MARKER);
+    Column column = definition.column();
+    this.columnFamily = column == null ? null : Bytes.toBytes(column.family());
+    this.columnQualifier = column == null ? null : Bytes.toBytes(column.qualifier());
+    this.covered = new byte[definition.covered().size()][][];
+    for (int i = 0; i < covered.length; i++) {
+      Column c = definition.covered().get(i);
+      covered[i] =
+          new byte[][] {
+            Bytes.toBytes(c.family()),
+            Bytes.toBytes(c.qualifier()),
+            Bytes.toBytes(IndexDefinition.coveredQualifier(c))
+          };
+    }
   }
 
   /** One entry: its index row key, the indexed cell's timestamp and the source row. */
@@ -49,11 +67,8 @@ public final class IndexEntries implements Serializable {
   public List<Entry> entries(Result row) throws KeyReject {
     byte[] sourceKey = row.getRow();
     List<Entry> out = new ArrayList<>(1);
-    if (definition.column() != null) {
-      List<Cell> cells =
-          row.getColumnCells(
-              Bytes.toBytes(definition.column().family()),
-              Bytes.toBytes(definition.column().qualifier()));
+    if (columnFamily != null) {
+      List<Cell> cells = row.getColumnCells(columnFamily, columnQualifier);
       for (Cell c : cells) {
         out.add(entry(sourceKey, row, CellUtil.cloneValue(c), c.getTimestamp()));
         if (!definition.allVersions()) {
@@ -89,14 +104,12 @@ public final class IndexEntries implements Serializable {
 
   /** The cells an entry holds: the marker, then each covered column the row has. */
   public List<EntryCell> cells(Result row) {
-    List<EntryCell> out = new ArrayList<>(1 + definition.covered().size());
+    List<EntryCell> out = new ArrayList<>(1 + covered.length);
     out.add(new EntryCell(marker, EMPTY));
-    for (Column c : definition.covered()) {
-      Cell cell = row.getColumnLatestCell(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
+    for (byte[][] c : covered) {
+      Cell cell = row.getColumnLatestCell(c[0], c[1]);
       if (cell != null) {
-        out.add(
-            new EntryCell(
-                Bytes.toBytes(IndexDefinition.coveredQualifier(c)), CellUtil.cloneValue(cell)));
+        out.add(new EntryCell(c[2], CellUtil.cloneValue(cell)));
       }
     }
     return out;
@@ -134,9 +147,9 @@ public final class IndexEntries implements Serializable {
   /** The covered columns {@code row} does not hold (a time-window read may lack them). */
   public List<Column> missingCovered(Result row) {
     List<Column> out = new ArrayList<>();
-    for (Column c : definition.covered()) {
-      if (!row.containsColumn(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()))) {
-        out.add(c);
+    for (int i = 0; i < covered.length; i++) {
+      if (!row.containsColumn(covered[i][0], covered[i][1])) {
+        out.add(definition.covered().get(i));
       }
     }
     return out;

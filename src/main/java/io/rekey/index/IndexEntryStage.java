@@ -118,7 +118,9 @@ public final class IndexEntryStage
           continue;
         }
         Result row = batch.get(i);
-        Result coveredFrom = fetched.getOrDefault(Bytes.toStringBinary(row.getRow()), row);
+        // A build fetches nothing: no key to print then.
+        Result coveredFrom =
+            fetched.isEmpty() ? row : fetched.getOrDefault(Bytes.toStringBinary(row.getRow()), row);
         List<IndexEntries.EntryCell> cells = entries.cells(coveredFrom);
         for (IndexEntries.Entry entry : made.get(i)) {
           for (IndexEntries.EntryCell c : cells) {
