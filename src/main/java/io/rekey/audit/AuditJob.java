@@ -92,11 +92,17 @@ public final class AuditJob {
             });
         LOG.info("audit: took snapshot {} of {}", snapshot, options.table());
       }
-      description = description(describing);
+      // The description is for the analysis: a snapshot read does not wait for the region
+      // metrics. A live scan does, as the snapshot proved the table exists and a live scan of a
+      // missing one would fail in Spark's planning with a bare exception, not the description's.
+      description = snapshot == null ? description(describing) : null;
       stageSeconds.put("plan and snapshot", secondsSince(started));
       long t1 = System.nanoTime();
       profile = profile(settings, snapshot, restoreDir);
       stageSeconds.put("read and profile", secondsSince(t1));
+      if (description == null) {
+        description = description(describing);
+      }
     } finally {
       if (snapshot != null) {
         Runnable deleteSnapshot =
