@@ -27,11 +27,11 @@ import org.apache.spark.api.java.function.Function2;
 import scala.Tuple2;
 
 /**
- * Writes one partition's cells, already sorted in HBase order and all within one target region, as
- * HFiles: one file per family, rolled at a row boundary once it passes the size limit, each with
- * its family's compression, bloom filter, block size and data block encoding. Files are written
- * under the attempt's own temporary directory and renamed into {@code hfiles/FAMILY/} only when the
- * whole partition is written.
+ * Writes one partition's cells, all within one target region, sorted in HBase order, as HFiles: one
+ * file per family, rolled at a row boundary once it passes the size limit, each with its family's
+ * compression, bloom filter, block size and data block encoding. Files are written under the
+ * attempt's own temporary directory and renamed into {@code hfiles/FAMILY/} only when the whole
+ * partition is written.
  */
 public final class HFileWriterStage
     implements Function2<Integer, Iterator<Tuple2<byte[], byte[]>>, Iterator<WriteStats>> {
@@ -67,11 +67,30 @@ public final class HFileWriterStage
   @Override
   public Iterator<WriteStats> call(Integer partition, Iterator<Tuple2<byte[], byte[]>> cells) {
     try {
-      return List.of(write(partition, cells)).iterator();
+      return List.of(write(partition, sorted(cells))).iterator();
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot write HFiles for partition " + partition + " under " + runDir, e);
     }
+  }
+
+  /**
+   * The partition's pairs in HBase order. The shuffle only partitions them; they are sorted here
+   * ({@link CellSorter}), in the task's execution memory, spilling to local disk past it.
+   */
+  private static Iterator<Tuple2<byte[], byte[]>> sorted(Iterator<Tuple2<byte[], byte[]>> cells) {
+    TaskContext task = TaskContext.get();
+    CellSorter sorter =
+        task != null
+            ? CellSorter.forTask(task)
+            : CellSorter.withBudget(
+                Runtime.getRuntime().maxMemory() / 4,
+                new java.io.File(System.getProperty("java.io.tmpdir")));
+    while (cells.hasNext()) {
+      Tuple2<byte[], byte[]> next = cells.next();
+      sorter.add(next._1(), next._2());
+    }
+    return sorter.sorted();
   }
 
   private final class OpenFile {

@@ -252,10 +252,7 @@ public final class IndexLoad {
                 .mapPartitionsWithIndex(
                     new PutWriterStage(definition.indexTableName(), shipped), false)
                 .collect()
-            : cells
-                .repartitionAndSortWithinPartitions(partitioner, ShuffleCell.ORDER)
-                .mapPartitionsWithIndex(writer, false)
-                .collect();
+            : cells.partitionBy(partitioner).mapPartitionsWithIndex(writer, false).collect();
     // The load needs the new table anyway; a refused run also ends with it created (and empty),
     // not with its creation still under way.
     table.awaitTable(definition.indexTable());

@@ -7,7 +7,6 @@ import io.rekey.hbase.ProgressReporter;
 import io.rekey.hbase.RegionPartitioner;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
-import io.rekey.hbase.ShuffleCell;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.WriteStats;
@@ -222,11 +221,7 @@ public final class RekeyJob {
     List<WriteStats> perTask;
     ProgressReporter reporter = new ProgressReporter("rekey", sc, progress, 0, 10);
     try {
-      perTask =
-          mapped
-              .repartitionAndSortWithinPartitions(partitioner, ShuffleCell.ORDER)
-              .mapPartitionsWithIndex(writer, false)
-              .collect();
+      perTask = mapped.partitionBy(partitioner).mapPartitionsWithIndex(writer, false).collect();
     } finally {
       reporter.close();
       sc.clearJobGroup();
