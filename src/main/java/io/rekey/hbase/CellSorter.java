@@ -44,6 +44,9 @@ final class CellSorter implements Closeable {
   /** Memory is asked for in steps of this size, not per record. */
   static final long STEP = 4L << 20;
 
+  /** The smallest run a Spark task spills when memory is refused. */
+  static final long MIN_RUN = 1L << 20;
+
   /** Where the sorter's memory comes from: Spark's task memory manager, or a fixed budget. */
   interface Memory {
     /** Grants up to {@code bytes} (possibly fewer, possibly after spilling this sorter). */
@@ -54,6 +57,7 @@ final class CellSorter implements Closeable {
 
   private final Memory memory;
   private final Supplier<File> spillFiles;
+  private final long minRun;
   private final List<File> runs = new ArrayList<>();
   private final List<RunReader> readers = new ArrayList<>();
   private long granted;
@@ -70,10 +74,12 @@ final class CellSorter implements Closeable {
 
   /**
    * @param spillFiles a new local file for each spilled run
+   * @param minRun the fewest bytes spilled as a run when memory is refused
    */
-  CellSorter(Memory memory, Supplier<File> spillFiles) {
+  CellSorter(Memory memory, Supplier<File> spillFiles, long minRun) {
     this.memory = memory;
     this.spillFiles = spillFiles;
+    this.minRun = minRun;
   }
 
   /**
@@ -86,7 +92,8 @@ final class CellSorter implements Closeable {
     CellSorter sorter =
         new CellSorter(
             memory,
-            () -> SparkEnv.get().blockManager().diskBlockManager().createTempLocalBlock()._2());
+            () -> SparkEnv.get().blockManager().diskBlockManager().createTempLocalBlock()._2(),
+            MIN_RUN);
     memory.sorter = sorter;
     task.addTaskCompletionListener((TaskCompletionListener) done -> sorter.close());
     return sorter;
@@ -117,7 +124,8 @@ final class CellSorter implements Closeable {
           } catch (IOException e) {
             throw new UncheckedIOException("cannot create a spill file in " + dir, e);
           }
-        });
+        },
+        Math.min(MIN_RUN, bytes / 2));
   }
 
   /** Execution memory of one Spark task, given back by spilling when Spark asks. */
@@ -151,7 +159,9 @@ final class CellSorter implements Closeable {
     if (used + need > granted) {
       // May spill this sorter (Spark asks its consumers to) before it grants what it can.
       granted += memory.acquire(Math.max(need, STEP));
-      if (used + need > granted && count > 0) {
+      // Refused: spill, unless the run would be tiny (Spark granting next to nothing must not
+      // turn every record into a file of its own; the heap holds a small run beyond the grant).
+      if (used + need > granted && used >= minRun) {
         spillRun();
       }
     }

@@ -103,9 +103,7 @@ public final class IndexLoad {
     ShippedConfiguration shipped = new ShippedConfiguration(conf);
     int inputPartitions = read.rows().getNumPartitions();
     sc.setJobGroup("index", description, false);
-    // A new unsalted index table is split at quantiles of a sample of the entry keys. The entries
-    // are kept (memory, else local disk) from the pass that samples them to the pass that writes
-    // them, so the source is read once.
+    // A new unsalted index table is split at quantiles of a sample of the entry keys.
     boolean sample = indexTable.needsSampleKeys();
     // From a snapshot, the keys are sampled from a few blocks of its store files, on the driver.
     IndexTable.SampledKeys fromFiles =

@@ -105,11 +105,11 @@ public final class IndexTable {
     if (!admin.exists(definition.indexTable())) {
       // The master assigns the new regions while the entries are written: the writers need only
       // the split points, the bulk load the table.
-      String[] plan = new String[1];
-      List<byte[]> splits = splits(sampleKeys, plan);
+      Planned plan = splits(sampleKeys);
+      List<byte[]> splits = plan.splits();
       TableDescriptor planned = descriptor(source);
       Future<Void> creation = admin.createAsync(planned, splits);
-      LOG.info("index: creating {} with {}", definition.indexTable(), plan[0]);
+      LOG.info("index: creating {} with {}", definition.indexTable(), plan.how());
       List<byte[]> starts = new ArrayList<>();
       starts.add(HConstants.EMPTY_START_ROW);
       starts.addAll(splits);
@@ -117,7 +117,7 @@ public final class IndexTable {
           FamilySettings.of(planned.getColumnFamily(Bytes.toBytes(definition.family()))),
           starts,
           true,
-          plan[0],
+          plan.how(),
           creation);
     }
     TableDescriptor index = admin.descriptor(definition.indexTable(), "index");
@@ -189,31 +189,33 @@ public final class IndexTable {
         .build();
   }
 
-  /**
-   * Split points: one region per salt bucket, even over a hash, else sample quantiles; {@code
-   * plan[0]} is set to how they were planned.
-   */
-  private List<byte[]> splits(Supplier<SampledKeys> sampleKeys, String[] plan) {
+  /** A new table's split points, and how they were planned. */
+  private record Planned(List<byte[]> splits, String how) {}
+
+  /** Split points: one region per salt bucket, even over a hash, else sample quantiles. */
+  private Planned splits(Supplier<SampledKeys> sampleKeys) {
     KeyLayout layout = definition.key().layout();
     try {
       if (layout.leadingSaltBuckets() > 0) {
-        plan[0] = layout.leadingSaltBuckets() + " regions, one per salt bucket";
-        return SplitPoints.plan(layout, layout.leadingSaltBuckets(), List.of());
+        return new Planned(
+            SplitPoints.plan(layout, layout.leadingSaltBuckets(), List.of()),
+            layout.leadingSaltBuckets() + " regions, one per salt bucket");
       }
       if (layout.startsWithHash()) {
-        plan[0] = definition.regions() + " regions, even over the leading hash";
-        return SplitPoints.plan(layout, definition.regions(), List.of());
+        return new Planned(
+            SplitPoints.plan(layout, definition.regions(), List.of()),
+            definition.regions() + " regions, even over the leading hash");
       }
       SampledKeys sample = sampleKeys.get();
       int regions = Math.min(definition.regions(), Math.max(1, sample.keys().size() / 10));
       List<byte[]> splits = SplitPoints.plan(layout, regions, sample.keys());
-      plan[0] =
+      return new Planned(
+          splits,
           (splits.size() + 1)
               + " regions, at quantiles of "
               + sample.keys().size()
               + " entry keys sampled from "
-              + sample.from();
-      return splits;
+              + sample.from());
     } catch (LayoutException e) {
       throw new RekeyException("cannot plan the index table's regions: " + e.getMessage(), e);
     }
