@@ -235,8 +235,7 @@ public final class IndexBenchmark {
               sc,
               conf,
               snapshot,
-              new org.apache.hadoop.fs.Path(
-                  conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot),
+              RekeyBenchmark.restoreDir(conf, snapshot),
               entries.restrict(new Scan().setCacheBlocks(false).setCaching(500)),
               SourceReader.readTasks(sc.defaultParallelism()));
       return RekeyBenchmark.putEachRow(
@@ -252,7 +251,7 @@ public final class IndexBenchmark {
             }
           });
     } finally {
-      new TableAdmin(connection).deleteSnapshot(snapshot);
+      RekeyBenchmark.dropSnapshot(connection, conf, snapshot);
     }
   }
 

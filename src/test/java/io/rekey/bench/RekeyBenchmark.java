@@ -251,11 +251,30 @@ public final class RekeyBenchmark {
   static JavaPairRDD<ImmutableBytesWritable, Result> snapshotRows(
       JavaSparkContext sc, Configuration conf, String snapshot) {
     return SourceReader.fromSnapshot(
-        sc,
-        conf,
-        snapshot,
-        new org.apache.hadoop.fs.Path(conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot),
-        SourceReader.fullScan(10_000));
+        sc, conf, snapshot, restoreDir(conf, snapshot), SourceReader.fullScan(10_000));
+  }
+
+  /**
+   * Deletes a peer's snapshot and the directory {@link #snapshotRows} restored it into, as this
+   * tool's own jobs do, so benchmark runs leave nothing behind under the local HBase.
+   */
+  static void dropSnapshot(Connection connection, Configuration conf, String snapshot) {
+    new TableAdmin(connection).deleteSnapshot(snapshot);
+    deleteQuietly(conf, restoreDir(conf, snapshot));
+  }
+
+  /** Where a peer's snapshot is restored for reading: beside the local HBase's root. */
+  static org.apache.hadoop.fs.Path restoreDir(Configuration conf, String snapshot) {
+    return new org.apache.hadoop.fs.Path(
+        conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot);
+  }
+
+  static void deleteQuietly(Configuration conf, org.apache.hadoop.fs.Path dir) {
+    try {
+      dir.getFileSystem(conf).delete(dir, true);
+    } catch (IOException e) {
+      System.err.println("bench: cannot delete " + dir + ": " + e.getMessage());
+    }
   }
 
   /** What most people write first: map each row, Put it with the cells' own timestamps. */
@@ -294,7 +313,7 @@ public final class RekeyBenchmark {
             return List.of(p);
           });
     } finally {
-      new TableAdmin(connection).deleteSnapshot(snapshot);
+      dropSnapshot(connection, conf, snapshot);
     }
   }
 
@@ -375,6 +394,7 @@ public final class RekeyBenchmark {
       throws IOException {
     String snapshot = "bench-hs-" + System.currentTimeMillis();
     new TableAdmin(connection).snapshot(src, snapshot);
+    org.apache.hadoop.fs.Path staging = null;
     try {
       JavaPairRDD<ImmutableBytesWritable, Result> rows = snapshotRows(sc, conf, snapshot);
       JavaRDD<BenchCell> cells =
@@ -410,21 +430,25 @@ public final class RekeyBenchmark {
                 f.getBlocksize(),
                 f.getDataBlockEncoding().name()));
       }
-      String staging =
-          conf.get("hbase.rootdir") + "/../bench-hbase-spark-" + System.currentTimeMillis();
+      staging =
+          new org.apache.hadoop.fs.Path(
+              conf.get("hbase.rootdir") + "/../bench-hbase-spark-" + System.currentTimeMillis());
       new JavaHBaseContext(sc, conf)
           .bulkLoad(
               cells,
               target,
               c -> new Pair<>(new KeyFamilyQualifier(c.row, c.family, c.qualifier), c.value),
-              staging,
+              staging.toString(),
               options,
               false,
               1L << 30);
-      BulkLoadHFiles.create(conf).bulkLoad(target, new org.apache.hadoop.fs.Path(staging));
+      BulkLoadHFiles.create(conf).bulkLoad(target, staging);
       return cells.count();
     } finally {
-      new TableAdmin(connection).deleteSnapshot(snapshot);
+      dropSnapshot(connection, conf, snapshot);
+      if (staging != null) {
+        deleteQuietly(conf, staging);
+      }
     }
   }
 
