@@ -24,6 +24,8 @@ import org.apache.spark.memory.MemoryConsumer;
 import org.apache.spark.memory.MemoryMode;
 import org.apache.spark.memory.TaskMemoryManager;
 import org.apache.spark.util.TaskCompletionListener;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.Tuple2;
 
 /**
@@ -38,6 +40,8 @@ import scala.Tuple2;
  * sort read neither array.
  */
 final class CellSorter implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(CellSorter.class);
+
   /** Bytes a record costs beyond its arrays' contents: array headers and three array slots. */
   static final int RECORD_OVERHEAD = 56;
 
@@ -280,6 +284,11 @@ final class CellSorter implements Closeable {
       throw new UncheckedIOException("cannot spill sorted cells to " + file, e);
     }
     runs.add(file);
+    LOG.info(
+        "sorted {} cells ({} MB) into run {} on local disk: the task's execution memory is full",
+        count,
+        used >> 20,
+        runs.size());
     Arrays.fill(cells, 0, count, null);
     Arrays.fill(olds, 0, count, null);
     count = 0;
