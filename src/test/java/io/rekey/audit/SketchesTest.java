@@ -10,6 +10,8 @@ import java.io.ObjectOutputStream;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 
@@ -76,19 +78,38 @@ class SketchesTest {
         .isCloseTo(300_000, within(300_000 * 0.02));
   }
 
+  /** One sample of all items, and two of a split of them. */
+  record Split<T>(BottomK<T> whole, BottomK<T> left, BottomK<T> right) {}
+
+  /**
+   * Offers items 0..n-1 (hashed by {@code mix64} of their number) to a sample of all of them and to
+   * the left or the right sample as {@code toLeft} says.
+   */
+  static <T> Split<T> split(
+      int k, BottomK.Codec<T> codec, int n, IntFunction<T> item, IntPredicate toLeft) {
+    Split<T> s =
+        new Split<>(new BottomK<>(k, codec), new BottomK<>(k, codec), new BottomK<>(k, codec));
+    for (int i = 0; i < n; i++) {
+      long hash = TableProfile.mix64(i);
+      T t = item.apply(i);
+      s.whole().offer(hash, t);
+      (toLeft.test(i) ? s.left() : s.right()).offer(hash, t);
+    }
+    return s;
+  }
+
   @Test
   void bottomKMergesIntoTheSampleOfTheUnionAndTopKKeepsTheHeaviest() throws Exception {
-    BottomK<Samples.Cell> whole = new BottomK<>(100, Samples.CELL_CODEC);
-    BottomK<Samples.Cell> left = new BottomK<>(100, Samples.CELL_CODEC);
-    BottomK<Samples.Cell> right = new BottomK<>(100, Samples.CELL_CODEC);
-    for (int i = 0; i < 10_000; i++) {
-      long hash = TableProfile.mix64(i);
-      Samples.Cell cell =
-          new Samples.Cell(new byte[] {(byte) i, (byte) (i >> 8)}, i, new byte[0][]);
-      whole.offer(hash, cell);
-      (i < 3000 ? left : right).offer(hash, cell);
-    }
-    List<Long> expected = whole.items().stream().map(Samples.Cell::ts).sorted().toList();
+    Split<Samples.Cell> split =
+        split(
+            100,
+            Samples.CELL_CODEC,
+            10_000,
+            i -> new Samples.Cell(new byte[] {(byte) i, (byte) (i >> 8)}, i, new byte[0][]),
+            i -> i < 3000);
+    BottomK<Samples.Cell> left = split.left();
+    BottomK<Samples.Cell> right = split.right();
+    List<Long> expected = split.whole().items().stream().map(Samples.Cell::ts).sorted().toList();
     assertThat(roundTrip(left).merge(roundTrip(right)).items())
         .extracting(Samples.Cell::ts)
         .containsExactlyInAnyOrderElementsOf(expected);
@@ -111,20 +132,22 @@ class SketchesTest {
   @Test
   void bottomKKeepsEachItemsBytesThroughPruningTravelAndMerging() throws Exception {
     // Keys of every length up to 700 bytes, and a few larger than an arena page.
-    BottomK<Samples.Row> whole = new BottomK<>(500, Samples.ROW_CODEC);
-    BottomK<Samples.Row> left = new BottomK<>(500, Samples.ROW_CODEC);
-    BottomK<Samples.Row> right = new BottomK<>(500, Samples.ROW_CODEC);
-    for (int i = 0; i < 20_000; i++) {
-      long hash = TableProfile.mix64(i);
-      int length = i % 1000 == 7 ? ByteArena.PAGE_BYTES + i : i % 701;
-      byte[] key = new byte[length];
-      java.util.Arrays.fill(key, (byte) i);
-      byte[][] columns = i % 3 == 0 ? new byte[][] {Bytes.toBytes(i), null} : new byte[0][];
-      Samples.Row row = new Samples.Row(key, i, 2L * i, 3L * i, columns);
-      whole.offer(hash, row);
-      (i % 2 == 0 ? left : right).offer(hash, row);
-    }
-    List<Samples.Row> merged = roundTrip(roundTrip(left).merge(roundTrip(right))).items();
+    Split<Samples.Row> split =
+        split(
+            500,
+            Samples.ROW_CODEC,
+            20_000,
+            i -> {
+              int length = i % 1000 == 7 ? ByteArena.PAGE_BYTES + i : i % 701;
+              byte[] key = new byte[length];
+              java.util.Arrays.fill(key, (byte) i);
+              byte[][] columns = i % 3 == 0 ? new byte[][] {Bytes.toBytes(i), null} : new byte[0][];
+              return new Samples.Row(key, i, 2L * i, 3L * i, columns);
+            },
+            i -> i % 2 == 0);
+    BottomK<Samples.Row> whole = split.whole();
+    List<Samples.Row> merged =
+        roundTrip(roundTrip(split.left()).merge(roundTrip(split.right()))).items();
     assertThat(merged).hasSize(500);
     for (Samples.Row row : merged) {
       int i = (int) row.cells();
