@@ -116,38 +116,46 @@ public final class ShuffleCell {
     return 8 + Bytes.toInt(record, 0);
   }
 
+  /** Whether two records have the same row. */
+  public static boolean sameRow(byte[] a, byte[] b) {
+    return Bytes.equals(a, ROW_OFFSET, rowLength(a), b, ROW_OFFSET, rowLength(b));
+  }
+
+  /**
+   * Orders two records of the same row as HBase orders cells: family, qualifier ascending, then
+   * timestamp and type descending.
+   */
+  public static int compareWithinRow(byte[] a, byte[] b) {
+    int fa = familyOffset(a);
+    int fb = familyOffset(b);
+    int fla = a[fa - 1] & 0xff;
+    int flb = b[fb - 1] & 0xff;
+    int c = Bytes.compareTo(a, fa, fla, b, fb, flb);
+    if (c != 0) {
+      return c;
+    }
+    int ea = keyEnd(a);
+    int eb = keyEnd(b);
+    int qa = fa + fla;
+    int qb = fb + flb;
+    c = Bytes.compareTo(a, qa, ea - 9 - qa, b, qb, eb - 9 - qb);
+    if (c != 0) {
+      return c;
+    }
+    c = Long.compare(Bytes.toLong(b, eb - 9), Bytes.toLong(a, ea - 9));
+    if (c != 0) {
+      return c;
+    }
+    return Integer.compare(b[eb - 1] & 0xff, a[ea - 1] & 0xff);
+  }
+
   private static final class Order implements Comparator<byte[]>, Serializable {
     private static final long serialVersionUID = 2L;
 
     @Override
     public int compare(byte[] a, byte[] b) {
-      int ra = rowLength(a);
-      int rb = rowLength(b);
-      int c = Bytes.compareTo(a, ROW_OFFSET, ra, b, ROW_OFFSET, rb);
-      if (c != 0) {
-        return c;
-      }
-      int fa = ROW_OFFSET + ra + 1;
-      int fb = ROW_OFFSET + rb + 1;
-      int fla = a[fa - 1] & 0xff;
-      int flb = b[fb - 1] & 0xff;
-      c = Bytes.compareTo(a, fa, fla, b, fb, flb);
-      if (c != 0) {
-        return c;
-      }
-      int ea = keyEnd(a);
-      int eb = keyEnd(b);
-      int qa = fa + fla;
-      int qb = fb + flb;
-      c = Bytes.compareTo(a, qa, ea - 9 - qa, b, qb, eb - 9 - qb);
-      if (c != 0) {
-        return c;
-      }
-      c = Long.compare(Bytes.toLong(b, eb - 9), Bytes.toLong(a, ea - 9));
-      if (c != 0) {
-        return c;
-      }
-      return Integer.compare(b[eb - 1] & 0xff, a[ea - 1] & 0xff);
+      int c = Bytes.compareTo(a, ROW_OFFSET, rowLength(a), b, ROW_OFFSET, rowLength(b));
+      return c != 0 ? c : compareWithinRow(a, b);
     }
   }
 }

@@ -113,6 +113,66 @@ class CellSorterTest {
     }
   }
 
+  /**
+   * What the map stages hand on: each row's cells together and in cell order, rows in no order.
+   * Some rows come in two parts far apart (two source rows merged into one new row), some in
+   * reverse cell order, and some cells twice.
+   */
+  static List<Tuple2<byte[], byte[]>> rowsInGroups(int rows, long seed) {
+    Random random = new Random(seed);
+    List<List<Tuple2<byte[], byte[]>>> parts = new ArrayList<>();
+    for (int r = 0; r < rows; r++) {
+      byte[] row = Bytes.toBytes("\u0003user00" + random.nextInt(100) + "|" + random.nextInt(1000));
+      List<Tuple2<byte[], byte[]>> cells = new ArrayList<>();
+      for (String family : new String[] {"a", "bb"}) {
+        for (int q = 0; q < 1 + random.nextInt(4); q++) {
+          for (long ts = 3; ts > 3 - 1 - random.nextInt(3); ts--) {
+            KeyValue kv =
+                new KeyValue(
+                    row,
+                    Bytes.toBytes(family),
+                    Bytes.toBytes("q" + q),
+                    ts * 1000,
+                    KeyValue.Type.Put,
+                    Bytes.toBytes("v" + r));
+            cells.add(new Tuple2<>(ShuffleCell.of(row, kv), Bytes.toBytes("old" + r)));
+            if (random.nextInt(50) == 0) {
+              cells.add(cells.get(cells.size() - 1));
+            }
+          }
+        }
+      }
+      int shape = random.nextInt(20);
+      if (shape == 0) {
+        java.util.Collections.reverse(cells);
+      }
+      if (shape == 1 && cells.size() > 1) {
+        int cut = 1 + random.nextInt(cells.size() - 1);
+        parts.add(new ArrayList<>(cells.subList(cut, cells.size())));
+        cells = new ArrayList<>(cells.subList(0, cut));
+      }
+      parts.add(cells);
+    }
+    java.util.Collections.shuffle(parts, random);
+    List<Tuple2<byte[], byte[]>> out = new ArrayList<>();
+    parts.forEach(out::addAll);
+    return out;
+  }
+
+  @Test
+  void aRowsCellsArrivingTogetherAreSortedAsOneGroupAndGroupsOfOneRowMerged() {
+    List<Tuple2<byte[], byte[]>> in = rowsInGroups(3_000, 5);
+    try (CellSorter sorter = CellSorter.withBudget(1L << 30, dir.toFile())) {
+      in.forEach(t -> sorter.add(t._1(), t._2()));
+      assertSortedAndComplete(in, drain(sorter.sorted()));
+    }
+    try (CellSorter sorter = CellSorter.withBudget(128 * 1024, dir.toFile())) {
+      in.forEach(t -> sorter.add(t._1(), t._2()));
+      assertSortedAndComplete(in, drain(sorter.sorted()));
+      assertThat(sorter.spills()).isGreaterThan(3);
+    }
+  }
+
   @Test
   void aSmallBudgetSpillsSortedRunsThatAreMergedAndDeleted() {
     List<Tuple2<byte[], byte[]>> in = records(20_000, 2);
