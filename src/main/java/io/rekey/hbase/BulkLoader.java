@@ -22,6 +22,12 @@ public final class BulkLoader {
   public static final String ATTEMPTS_KEY = "rekey.bulkload.attempts";
 
   private static final int DEFAULT_ATTEMPTS = 4;
+
+  /** HBase's setting for how many regions are loaded at once. */
+  static final String LOAD_THREADS_KEY = "hbase.loadincremental.threads.max";
+
+  private static final int DEFAULT_LOAD_THREADS = 16;
+
   private static final long RETRY_WAIT_MS = 3_000;
 
   private BulkLoader() {}
@@ -45,6 +51,9 @@ public final class BulkLoader {
         "hbase.mapreduce.bulkload.max.hfiles.perRegion.perFamily",
         Math.max(32, maxFilesPerRegionPerFamily));
     c.setInt("hbase.bulkload.retries.number", c.getInt("hbase.bulkload.retries.number", 10));
+    // HBase's default is the client's core count, 2 on a small driver, and a region server spends
+    // much of each region's load waiting on its filesystem; a user's own setting wins.
+    c.setInt(LOAD_THREADS_KEY, c.getInt(LOAD_THREADS_KEY, DEFAULT_LOAD_THREADS));
     int attempts = Math.max(1, c.getInt(ATTEMPTS_KEY, DEFAULT_ATTEMPTS));
     IOException last = null;
     for (int attempt = 1; attempt <= attempts; attempt++) {
