@@ -24,12 +24,17 @@ final class Codec {
    * returns {@code user10}.
    */
   static void writeEscaped(byte[] value, ByteArrayOutputStream out) {
-    for (byte b : value) {
-      out.write(b);
-      if (b == ESCAPE) {
+    // Runs between 0x00 bytes are copied whole: ByteArrayOutputStream locks on every call, and a
+    // call per byte was a visible share of a rekey's map stage.
+    int run = 0;
+    for (int i = 0; i < value.length; i++) {
+      if (value[i] == ESCAPE) {
+        out.write(value, run, i + 1 - run);
         out.write(ESCAPED_ZERO);
+        run = i + 1;
       }
     }
+    out.write(value, run, value.length - run);
     out.write(ESCAPE);
     out.write(TERMINATOR);
   }
@@ -37,21 +42,20 @@ final class Codec {
   /** Reads a value written by {@link #writeEscaped}; returns the position after its terminator. */
   static int readEscaped(byte[] key, int pos, ByteArrayOutputStream value, String what)
       throws KeyReject {
-    int i = pos;
-    while (i < key.length) {
-      byte b = key[i];
-      if (b != ESCAPE) {
-        value.write(b);
-        i++;
+    int run = pos;
+    for (int i = pos; i < key.length; i++) {
+      if (key[i] != ESCAPE) {
         continue;
       }
       if (i + 1 >= key.length) {
         break;
       }
+      value.write(key, run, i - run);
       byte next = key[i + 1];
       if (next == ESCAPED_ZERO) {
         value.write(ESCAPE);
-        i += 2;
+        i++;
+        run = i + 1;
       } else if (next == TERMINATOR) {
         return i + 2;
       } else {
