@@ -9,7 +9,6 @@ import io.rekey.keys.LayoutException;
 import io.rekey.keys.RejectReason;
 import java.io.Serializable;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -104,18 +103,21 @@ public final class IndexKey implements Serializable {
    */
   public byte[] entryKey(byte[] sourceKey, ColumnValues columns, byte[] value, long ts)
       throws KeyReject {
-    Map<String, FieldValue> fields = new LinkedHashMap<>();
+    Map<String, FieldValue> fields;
     if (needsSourceFields) {
-      fields.putAll(source.decode(sourceKey));
+      fields = new HashMap<>(source.decode(sourceKey));
       for (var c : source.columns()) {
         byte[] v = columns.get(c.family(), c.qualifier());
         if (v != null) {
           fields.put(c.field().name(), FieldValue.of(v));
         }
       }
+      fields.put(VALUE, FieldValue.of(value));
+      fields.put(TS, FieldValue.of(ts));
+    } else {
+      // The usual layout (value, time, whole source key): no map to fill per row.
+      fields = Map.of(VALUE, FieldValue.of(value), TS, FieldValue.of(ts));
     }
-    fields.put(VALUE, FieldValue.of(value));
-    fields.put(TS, FieldValue.of(ts));
     byte[] key = layout.encode(fields, sourceKey);
     if (key.length > maxKeyLength) {
       throw new KeyReject(
