@@ -40,8 +40,8 @@ import scala.Tuple2;
  * <p>The map stages hand on a row's cells one after another and in order (a source row becomes one
  * new row), so consecutive records of one row in cell order form a group, and the sort orders
  * groups by their first record: a fifth as many items for a rekey, and no comparisons between cells
- * of one row, which share their whole row and are the costliest to compare. Eight bytes of each
- * group's row sit in a {@code long[]} beside it, so most comparisons read no array. Groups of the
+ * of one row, which share their whole row and are the costliest to compare. Sixteen bytes of each
+ * group's row sit in two {@code long[]} beside it, so most comparisons read no array. Groups of the
  * same row (two source rows merged into one) are merged cell by cell after the sort.
  */
 final class CellSorter implements Closeable {
@@ -78,12 +78,13 @@ final class CellSorter implements Closeable {
   private int count;
   private byte[][] cells = new byte[1024][];
   private byte[][] olds = new byte[1024][];
-  // Their groups: records [groupFrom, groupTo) share a row and are in cell order. The sort permutes
-  // the groups; the records stay where they are.
+  // Their groups: records [groupFrom, groupTo) share a row and are in cell order; the prefixes are
+  // the 16 row bytes after the shared ones. The sort permutes the groups; the records stay put.
   private int groups;
   private int[] groupFrom = new int[1024];
   private int[] groupTo = new int[1024];
   private long[] groupPrefix = new long[1024];
+  private long[] groupPrefixMore = new long[1024];
   // How many leading row bytes all records in memory share: the prefixes start after them.
   private int commonRowBytes;
   // After the sort: the records' indexes in cell order.
@@ -195,6 +196,7 @@ final class CellSorter implements Closeable {
         groupFrom = Arrays.copyOf(groupFrom, groups * 2);
         groupTo = Arrays.copyOf(groupTo, groups * 2);
         groupPrefix = Arrays.copyOf(groupPrefix, groups * 2);
+        groupPrefixMore = Arrays.copyOf(groupPrefixMore, groups * 2);
       }
       groupFrom[groups] = count;
       groupTo[groups] = count + 1;
@@ -291,6 +293,7 @@ final class CellSorter implements Closeable {
     groupFrom = null;
     groupTo = null;
     groupPrefix = null;
+    groupPrefixMore = null;
     order = null;
     memory.release(granted);
     granted = 0;
@@ -347,6 +350,7 @@ final class CellSorter implements Closeable {
   private void sortInMemory() {
     for (int g = 0; g < groups; g++) {
       groupPrefix[g] = rowPrefix(cells[groupFrom[g]], commonRowBytes);
+      groupPrefixMore[g] = rowPrefix(cells[groupFrom[g]], commonRowBytes + 8);
     }
     sort(0, groups - 1);
     order = new int[count];
@@ -355,6 +359,7 @@ final class CellSorter implements Closeable {
       int end = g + 1;
       while (end < groups
           && groupPrefix[end] == groupPrefix[g]
+          && groupPrefixMore[end] == groupPrefixMore[g]
           && ShuffleCell.sameRow(cells[groupFrom[g]], cells[groupFrom[end]])) {
         end++;
       }
@@ -401,16 +406,20 @@ final class CellSorter implements Closeable {
     return prefix;
   }
 
-  private static int compare(long prefixA, byte[] a, long prefixB, byte[] b) {
-    int c = Long.compareUnsigned(prefixA, prefixB);
-    return c != 0 ? c : ShuffleCell.ORDER.compare(a, b);
+  /** Group {@code g} against a group with the given prefixes and first record. */
+  private int compareTo(int g, long prefix, long prefixMore, byte[] first) {
+    int c = Long.compareUnsigned(groupPrefix[g], prefix);
+    if (c == 0) {
+      c = Long.compareUnsigned(groupPrefixMore[g], prefixMore);
+    }
+    return c != 0 ? c : ShuffleCell.ORDER.compare(cells[groupFrom[g]], first);
   }
 
   private int compareAt(int g, int h) {
-    return compare(groupPrefix[g], cells[groupFrom[g]], groupPrefix[h], cells[groupFrom[h]]);
+    return compareTo(g, groupPrefix[h], groupPrefixMore[h], cells[groupFrom[h]]);
   }
 
-  /** Quicksort (median of three, insertion sort for short ranges) of the groups' three arrays. */
+  /** Quicksort (median of three, insertion sort for short ranges) of the groups' arrays. */
   private void sort(int lo, int hi) {
     while (hi - lo > 16) {
       int mid = (lo + hi) >>> 1;
@@ -424,14 +433,15 @@ final class CellSorter implements Closeable {
         swap(hi, mid);
       }
       long pivotPrefix = groupPrefix[mid];
+      long pivotPrefixMore = groupPrefixMore[mid];
       byte[] pivot = cells[groupFrom[mid]];
       int i = lo;
       int j = hi;
       while (i <= j) {
-        while (compare(groupPrefix[i], cells[groupFrom[i]], pivotPrefix, pivot) < 0) {
+        while (compareTo(i, pivotPrefix, pivotPrefixMore, pivot) < 0) {
           i++;
         }
-        while (compare(groupPrefix[j], cells[groupFrom[j]], pivotPrefix, pivot) > 0) {
+        while (compareTo(j, pivotPrefix, pivotPrefixMore, pivot) > 0) {
           j--;
         }
         if (i <= j) {
@@ -464,6 +474,9 @@ final class CellSorter implements Closeable {
     long p = groupPrefix[g];
     groupPrefix[g] = groupPrefix[h];
     groupPrefix[h] = p;
+    p = groupPrefixMore[g];
+    groupPrefixMore[g] = groupPrefixMore[h];
+    groupPrefixMore[h] = p;
   }
 
   /** Heads of runs whose prefixes start at different offsets: compared in full. */
