@@ -87,6 +87,9 @@ final class CellSorter implements Closeable {
   private long[] groupPrefixMore = new long[1024];
   // How many leading row bytes all records in memory share: the prefixes start after them.
   private int commonRowBytes;
+  // Groups from here on have prefixes past the current shared bytes, computed as they arrived (the
+  // record is still in the CPU's cache then); the sort computes the earlier ones again.
+  private int prefixesValidFrom;
   // After the sort: the records' indexes in cell order.
   private int[] order;
 
@@ -200,8 +203,14 @@ final class CellSorter implements Closeable {
       }
       groupFrom[groups] = count;
       groupTo[groups] = count + 1;
-      commonRowBytes =
+      int shared =
           groups == 0 ? ShuffleCell.rowLength(cell) : sharedRowBytes(cells[groupFrom[0]], cell);
+      if (shared != commonRowBytes) {
+        commonRowBytes = shared;
+        prefixesValidFrom = groups;
+      }
+      groupPrefix[groups] = rowPrefix(cell, commonRowBytes);
+      groupPrefixMore[groups] = rowPrefix(cell, commonRowBytes + 8);
       groups++;
     }
     count++;
@@ -329,6 +338,7 @@ final class CellSorter implements Closeable {
     Arrays.fill(olds, 0, count, null);
     count = 0;
     groups = 0;
+    prefixesValidFrom = 0;
     order = null;
     used = 0;
   }
@@ -344,11 +354,12 @@ final class CellSorter implements Closeable {
   }
 
   /**
-   * Sorts the groups in memory, after computing their prefixes past the shared row bytes, and lists
-   * the records in cell order: group after group, with the records of groups of one row merged.
+   * Sorts the groups in memory, after bringing their prefixes past the shared row bytes up to date,
+   * and lists the records in cell order: group after group, with the records of groups of one row
+   * merged.
    */
   private void sortInMemory() {
-    for (int g = 0; g < groups; g++) {
+    for (int g = 0; g < prefixesValidFrom; g++) {
       groupPrefix[g] = rowPrefix(cells[groupFrom[g]], commonRowBytes);
       groupPrefixMore[g] = rowPrefix(cells[groupFrom[g]], commonRowBytes + 8);
     }
