@@ -29,20 +29,18 @@ import org.slf4j.LoggerFactory;
 import scala.Tuple2;
 
 /**
- * Sorts one writer task's shuffle records, pairs of a {@link ShuffleCell} and its old row (or
- * null), in {@link ShuffleCell#ORDER}: in memory while its {@link Memory} grants room, else in
- * sorted runs spilled to local files and merged at the end.
+ * Sorts one writer task's shuffle records, pairs of a {@link ShuffleCell} record (cells of one row)
+ * and its old row (or null), into HBase's cell order: in memory while its {@link Memory} grants
+ * room, else in sorted runs of single cells spilled to local files and merged at the end.
  *
  * <p>It replaces Spark's sort of the shuffled pairs, which kept a tuple per record, estimated the
  * size of its buffer by walking sampled objects as it grew, and compared records through those
  * tuples: a third of the writer stage's time. Here the records stay the arrays they arrived as.
  *
- * <p>The map stages hand on a row's cells one after another and in order (a source row becomes one
- * new row), so consecutive records of one row in cell order form a group, and the sort orders
- * groups by their first record: a fifth as many items for a rekey, and no comparisons between cells
- * of one row, which share their whole row and are the costliest to compare. Sixteen bytes of each
- * group's row sit in two {@code long[]} beside it, so most comparisons read no array. Groups of the
- * same row (two source rows merged into one) are merged cell by cell after the sort.
+ * <p>Consecutive records of one row whose cells follow on (a wide row read in batches, or
+ * single-cell records) form a group, and the sort orders groups by their first record. Sixteen
+ * bytes of each group's row sit in two {@code long[]} beside it, so most comparisons read no array.
+ * Groups of the same row (two source rows merged into one) are merged cell by cell after the sort.
  */
 final class CellSorter implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(CellSorter.class);
@@ -90,8 +88,11 @@ final class CellSorter implements Closeable {
   // Groups from here on have prefixes past the current shared bytes, computed as they arrived (the
   // record is still in the CPU's cache then); the sort computes the earlier ones again.
   private int prefixesValidFrom;
-  // After the sort: the records' indexes in cell order.
+  // After the sort: the records' indexes in cell order, or -1 - n for spans.get(n): the cells of
+  // several groups of one row, merged one by one.
   private int[] order;
+  private int orderLength;
+  private final List<List<Tuple2<byte[], byte[]>>> spans = new ArrayList<>();
 
   /**
    * @param spillFiles a new local file for each spilled run
@@ -217,9 +218,14 @@ final class CellSorter implements Closeable {
     used += need;
   }
 
-  /** Whether {@code cell} may follow {@code previous} in its group: same row, not before it. */
-  private static boolean continuesGroup(byte[] previous, byte[] cell) {
-    return ShuffleCell.sameRow(previous, cell) && ShuffleCell.compareWithinRow(previous, cell) <= 0;
+  /**
+   * Whether {@code record} may follow {@code previous} in its group: same row, its first cell not
+   * before the other's last.
+   */
+  private static boolean continuesGroup(byte[] previous, byte[] record) {
+    return ShuffleCell.sameRow(previous, record)
+        && ShuffleCell.compareWithinRow(previous, ShuffleCell.lastCellOffset(previous), record, 0)
+            <= 0;
   }
 
   /** Runs spilled so far. */
@@ -259,7 +265,7 @@ final class CellSorter implements Closeable {
         heads.add(s);
       }
     }
-    Source inMemory = new MemorySource();
+    Source inMemory = new MemorySource(true);
     if (inMemory.advance()) {
       heads.add(inMemory);
     }
@@ -316,13 +322,14 @@ final class CellSorter implements Closeable {
     File file = spillFiles.get();
     try (DataOutputStream out =
         new DataOutputStream(new BufferedOutputStream(new FileOutputStream(file), 1 << 16))) {
-      for (int k = 0; k < count; k++) {
-        int i = order[k];
-        out.writeInt(cells[i].length);
-        out.write(cells[i]);
-        out.writeInt(olds[i] == null ? -1 : olds[i].length);
-        if (olds[i] != null) {
-          out.write(olds[i]);
+      // A run holds single cells: the merge of runs then orders cells, not rows.
+      MemorySource sorted = new MemorySource(true);
+      while (sorted.advance()) {
+        out.writeInt(sorted.cell.length);
+        out.write(sorted.cell);
+        out.writeInt(sorted.old == null ? -1 : sorted.old.length);
+        if (sorted.old != null) {
+          out.write(sorted.old);
         }
       }
     } catch (IOException e) {
@@ -330,7 +337,7 @@ final class CellSorter implements Closeable {
     }
     runs.add(file);
     LOG.info(
-        "sorted {} cells ({} MB) into run {} on local disk: the task's execution memory is full",
+        "sorted {} records ({} MB) into run {} on local disk: the task's execution memory is full",
         count,
         used >> 20,
         runs.size());
@@ -340,6 +347,7 @@ final class CellSorter implements Closeable {
     groups = 0;
     prefixesValidFrom = 0;
     order = null;
+    spans.clear();
     used = 0;
   }
 
@@ -365,6 +373,7 @@ final class CellSorter implements Closeable {
     }
     sort(0, groups - 1);
     order = new int[count];
+    spans.clear();
     int n = 0;
     for (int g = 0; g < groups; ) {
       int end = g + 1;
@@ -374,29 +383,38 @@ final class CellSorter implements Closeable {
           && ShuffleCell.sameRow(cells[groupFrom[g]], cells[groupFrom[end]])) {
         end++;
       }
-      int start = n;
-      for (int k = g; k < end; k++) {
-        for (int i = groupFrom[k]; i < groupTo[k]; i++) {
+      if (end - g == 1) {
+        for (int i = groupFrom[g]; i < groupTo[g]; i++) {
           order[n++] = i;
         }
-      }
-      if (end - g > 1) {
-        mergeRow(start, n);
+      } else {
+        order[n++] = -1 - spans.size();
+        spans.add(mergeRow(g, end));
       }
       g = end;
     }
+    orderLength = n;
   }
 
-  /** Puts {@code order[from, to)}, the records of several groups of one row, in cell order. */
-  private void mergeRow(int from, int to) {
-    Integer[] slice = new Integer[to - from];
-    for (int k = from; k < to; k++) {
-      slice[k - from] = order[k];
+  /**
+   * The cells of groups {@code [from, to)}, all of one row (two source rows merged into one, say),
+   * one by one in cell order, each with its record's old row.
+   */
+  private List<Tuple2<byte[], byte[]>> mergeRow(int from, int to) {
+    List<Tuple2<byte[], byte[]>> out = new ArrayList<>();
+    for (int g = from; g < to; g++) {
+      for (int i = groupFrom[g]; i < groupTo[g]; i++) {
+        byte[] record = cells[i];
+        for (int at = 0; at < record.length; at += ShuffleCell.cellLength(record, at)) {
+          out.add(new Tuple2<>(ShuffleCell.cellAt(record, at), olds[i]));
+        }
+        cells[i] = null;
+        olds[i] = null;
+      }
     }
-    Arrays.sort(slice, (i, j) -> ShuffleCell.compareWithinRow(cells[i], cells[j]));
-    for (int k = from; k < to; k++) {
-      order[k] = slice[k - from];
-    }
+    // Stable: cells equal in key keep the order they came in.
+    out.sort((a, b) -> ShuffleCell.compareWithinRow(a._1(), b._1()));
+    return out;
   }
 
   /**
@@ -497,7 +515,7 @@ final class CellSorter implements Closeable {
 
   /** The sorted records in memory, when nothing was spilled. */
   private final class InMemory implements Iterator<Tuple2<byte[], byte[]>> {
-    private final MemorySource source = new MemorySource();
+    private final MemorySource source = new MemorySource(false);
     private boolean ready = source.advance();
 
     @Override
@@ -525,21 +543,70 @@ final class CellSorter implements Closeable {
     abstract boolean advance();
   }
 
+  /**
+   * The sorted records in memory: as they are, or (to be merged with spilled runs, or spilled)
+   * single cells.
+   */
   private final class MemorySource extends Source {
+    private final boolean singleCells;
     private int next;
+    // A merged span being handed out, and the next of its cells.
+    private List<Tuple2<byte[], byte[]>> span;
+    private int spanNext;
+    // A record being cut into single cells, and where its next cell starts.
+    private byte[] record;
+    private byte[] recordOld;
+    private int at;
+
+    MemorySource(boolean singleCells) {
+      this.singleCells = singleCells;
+    }
 
     @Override
     boolean advance() {
-      if (next >= count) {
-        return false;
+      while (true) {
+        if (span != null) {
+          if (spanNext < span.size()) {
+            Tuple2<byte[], byte[]> t = span.set(spanNext++, null);
+            cell = t._1();
+            old = t._2();
+            return true;
+          }
+          span = null;
+        }
+        if (record != null) {
+          if (at < record.length) {
+            cell = ShuffleCell.cellAt(record, at);
+            at += cell.length;
+            old = recordOld;
+            return true;
+          }
+          record = null;
+        }
+        if (next >= orderLength) {
+          return false;
+        }
+        int i = order[next++];
+        if (i < 0) {
+          span = spans.get(-1 - i);
+          spanNext = 0;
+          continue;
+        }
+        byte[] r = cells[i];
+        byte[] o = olds[i];
+        // Handed on: the writer holds it as long as it needs it.
+        cells[i] = null;
+        olds[i] = null;
+        if (singleCells && ShuffleCell.cellLength(r, 0) < r.length) {
+          record = r;
+          recordOld = o;
+          at = 0;
+          continue;
+        }
+        cell = r;
+        old = o;
+        return true;
       }
-      int i = order[next++];
-      cell = cells[i];
-      old = olds[i];
-      // Handed on: the writer holds it as long as it needs it.
-      cells[i] = null;
-      olds[i] = null;
-      return true;
     }
   }
 

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.io.compress.Compression;
 import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
@@ -132,21 +133,22 @@ public final class HFileWriterStage
     OpenFile file = null; // the file of the last cell's family
     while (cells.hasNext()) {
       Tuple2<byte[], byte[]> next = cells.next();
-      byte[] cell = next._1();
+      // One or more cells of one row (ShuffleCell), with the old row they came from.
+      byte[] record = next._1();
       byte[] oldRow = valuesCarryOldRows ? next._2() : null;
-      int rowLength = ShuffleCell.rowLength(cell);
+      int rowLength = ShuffleCell.rowLength(record);
       boolean newRow =
           rowKey == null
               || Bytes.compareTo(
                       rowKey,
                       ShuffleCell.ROW_OFFSET,
                       ShuffleCell.rowLength(rowKey),
-                      cell,
+                      record,
                       ShuffleCell.ROW_OFFSET,
                       rowLength)
                   != 0;
       if (newRow) {
-        rowKey = cell;
+        rowKey = record;
         rowOwner = oldRow;
         rowCollided = false;
         // Roll only between rows, so one row's cells of a family stay in one file.
@@ -165,7 +167,7 @@ public final class HFileWriterStage
         if (examples.size() < MAX_COLLISION_EXAMPLES) {
           examples.add(
               "new row '"
-                  + Bytes.toStringBinary(cell, ShuffleCell.ROW_OFFSET, rowLength)
+                  + Bytes.toStringBinary(record, ShuffleCell.ROW_OFFSET, rowLength)
                   + "' from old rows '"
                   + Bytes.toStringBinary(rowOwner)
                   + "' and '"
@@ -173,29 +175,41 @@ public final class HFileWriterStage
                   + "'");
         }
       }
-      int familyOffset = ShuffleCell.familyOffset(cell);
-      int familyLength = ShuffleCell.familyLength(cell);
-      // Cells come sorted by row, then family: the family rarely changes from one cell to the next.
-      if (file == null
-          || !Bytes.equals(
-              file.familyBytes, 0, file.familyBytes.length, cell, familyOffset, familyLength)) {
-        String family = Bytes.toString(cell, familyOffset, familyLength);
-        file = open.get(family);
-        if (file == null) {
-          FamilySettings f = settings.get(family);
-          if (f == null) {
-            throw new IOException(
-                "a cell of family '" + family + "' has no family in the target table " + tableName);
+      for (int at = 0; at < record.length; ) {
+        KeyValue cell = ShuffleCell.asKeyValue(record, at);
+        // Cells come sorted by row, then family: the family rarely changes from one to the next.
+        if (file == null
+            || !Bytes.equals(
+                file.familyBytes,
+                0,
+                file.familyBytes.length,
+                cell.getFamilyArray(),
+                cell.getFamilyOffset(),
+                cell.getFamilyLength())) {
+          String family =
+              Bytes.toString(cell.getFamilyArray(), cell.getFamilyOffset(), cell.getFamilyLength());
+          file = open.get(family);
+          if (file == null) {
+            FamilySettings f = settings.get(family);
+            if (f == null) {
+              throw new IOException(
+                  "a cell of family '"
+                      + family
+                      + "' has no family in the target table "
+                      + tableName);
+            }
+            int seq = sequence.merge(family, 1, Integer::sum);
+            file = open(c, fs, tmpDir, f, partition, seq);
+            open.put(family, file);
           }
-          int seq = sequence.merge(family, 1, Integer::sum);
-          file = open(c, fs, tmpDir, f, partition, seq);
-          open.put(family, file);
         }
+        file.writer.append(cell);
+        int length = cell.getLength();
+        file.bytes += length;
+        bytes += length;
+        count++;
+        at += length;
       }
-      file.writer.append(ShuffleCell.asKeyValue(cell));
-      file.bytes += cell.length;
-      bytes += cell.length;
-      count++;
     }
     for (OpenFile f : open.values()) {
       finished.add(close(f));

@@ -41,20 +41,22 @@ public final class PutWriterStage
             new BufferedMutatorParams(TableName.valueOf(table)).writeBufferSize(WRITE_BUFFER))) {
       Put put = null;
       while (cells.hasNext()) {
-        byte[] cell = cells.next()._1();
-        int rowLength = ShuffleCell.rowLength(cell);
+        byte[] record = cells.next()._1();
+        int rowLength = ShuffleCell.rowLength(record);
         if (put == null
             || Bytes.compareTo(
-                    put.getRow(), 0, put.getRow().length, cell, ShuffleCell.ROW_OFFSET, rowLength)
+                    put.getRow(), 0, put.getRow().length, record, ShuffleCell.ROW_OFFSET, rowLength)
                 != 0) {
           if (put != null) {
             out.mutate(put);
           }
-          put = new Put(cell, ShuffleCell.ROW_OFFSET, rowLength);
+          put = new Put(record, ShuffleCell.ROW_OFFSET, rowLength);
         }
-        put.add(ShuffleCell.asKeyValue(cell));
-        count++;
-        bytes += cell.length;
+        for (int at = 0; at < record.length; at += ShuffleCell.cellLength(record, at)) {
+          put.add(ShuffleCell.asKeyValue(record, at));
+          count++;
+        }
+        bytes += record.length;
       }
       if (put != null) {
         out.mutate(put);

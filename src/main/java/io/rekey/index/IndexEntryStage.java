@@ -123,12 +123,13 @@ public final class IndexEntryStage
             fetched.isEmpty() ? row : fetched.getOrDefault(Bytes.toStringBinary(row.getRow()), row);
         List<IndexEntries.EntryCell> cells = entries.cells(coveredFrom);
         for (IndexEntries.Entry entry : made.get(i)) {
+          // An entry's cells travel as one record (ShuffleCell).
+          List<byte[]> entryCells = new ArrayList<>(cells.size());
           for (IndexEntries.EntryCell c : cells) {
-            pending.add(
-                new Tuple2<>(
-                    ShuffleCell.put(entry.key(), family, c.qualifier(), entry.ts(), c.value()),
-                    null));
+            entryCells.add(
+                ShuffleCell.put(entry.key(), family, c.qualifier(), entry.ts(), c.value()));
           }
+          pending.add(new Tuple2<>(ShuffleCell.join(entryCells), null));
           stats = stats.plus(new IndexStats(0, 0, 0, cells.size(), 0, 0));
         }
       }

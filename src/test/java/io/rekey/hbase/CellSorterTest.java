@@ -173,6 +173,109 @@ class CellSorterTest {
     }
   }
 
+  /**
+   * Rows as the rekey map stage hands them on: each row's cells in one record or a few consecutive
+   * ones (a wide row read in batches); some rows in two interleaving parts far apart, from
+   * different old rows (two source rows merged into one).
+   */
+  static List<Tuple2<byte[], byte[]>> rowsAsRecords(int rows, long seed) {
+    Random random = new Random(seed);
+    List<List<Tuple2<byte[], byte[]>>> parts = new ArrayList<>();
+    for (Tuple2<byte[], byte[]> t : groupRecords(rowsInGroups(rows, seed))) {
+      byte[] record = t._1();
+      List<byte[]> cells = cellsOf(record);
+      if (random.nextInt(10) == 0 && cells.size() > 1) {
+        // Two source rows' cells interleave in the new row: every other cell from each.
+        List<byte[]> even = new ArrayList<>();
+        List<byte[]> odd = new ArrayList<>();
+        for (int i = 0; i < cells.size(); i++) {
+          (i % 2 == 0 ? even : odd).add(cells.get(i));
+        }
+        parts.add(List.of(new Tuple2<>(joined(even), t._2())));
+        parts.add(List.of(new Tuple2<>(joined(odd), Bytes.toBytes("other"))));
+      } else if (random.nextBoolean() && cells.size() > 1) {
+        int cut = 1 + random.nextInt(cells.size() - 1);
+        parts.add(
+            List.of(
+                new Tuple2<>(joined(cells.subList(0, cut)), t._2()),
+                new Tuple2<>(joined(cells.subList(cut, cells.size())), t._2())));
+      } else {
+        parts.add(List.of(t));
+      }
+    }
+    java.util.Collections.shuffle(parts, random);
+    List<Tuple2<byte[], byte[]>> out = new ArrayList<>();
+    parts.forEach(out::addAll);
+    return out;
+  }
+
+  /** Consecutive single-cell records of one row in cell order, as one record each. */
+  private static List<Tuple2<byte[], byte[]>> groupRecords(List<Tuple2<byte[], byte[]>> in) {
+    List<Tuple2<byte[], byte[]>> out = new ArrayList<>();
+    List<byte[]> run = new ArrayList<>();
+    byte[] runOld = null;
+    for (Tuple2<byte[], byte[]> t : in) {
+      if (!run.isEmpty()
+          && !(ShuffleCell.sameRow(run.get(run.size() - 1), t._1())
+              && ShuffleCell.compareWithinRow(run.get(run.size() - 1), t._1()) <= 0)) {
+        out.add(new Tuple2<>(joined(run), runOld));
+        run = new ArrayList<>();
+      }
+      run.add(t._1());
+      runOld = t._2();
+    }
+    if (!run.isEmpty()) {
+      out.add(new Tuple2<>(joined(run), runOld));
+    }
+    return out;
+  }
+
+  /** Single-cell records in order, concatenated (join would sort them; these are in order). */
+  private static byte[] joined(List<byte[]> cells) {
+    byte[] out = new byte[0];
+    for (byte[] c : cells) {
+      out = Bytes.add(out, c);
+    }
+    return out;
+  }
+
+  private static List<byte[]> cellsOf(byte[] record) {
+    List<byte[]> out = new ArrayList<>();
+    for (int at = 0; at < record.length; at += ShuffleCell.cellLength(record, at)) {
+      out.add(ShuffleCell.cellAt(record, at));
+    }
+    return out;
+  }
+
+  /** Records as single cells, each with its record's old row. */
+  static List<Tuple2<byte[], byte[]>> flatten(List<Tuple2<byte[], byte[]>> records) {
+    List<Tuple2<byte[], byte[]>> out = new ArrayList<>();
+    for (Tuple2<byte[], byte[]> t : records) {
+      for (byte[] cell : cellsOf(t._1())) {
+        out.add(new Tuple2<>(cell, t._2()));
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void recordsOfSeveralCellsComeOutInCellOrderInMemoryAndSpilled() {
+    List<Tuple2<byte[], byte[]>> in = rowsAsRecords(3_000, 6);
+    assertThat(in.stream().anyMatch(t -> ShuffleCell.cellCount(t._1()) > 1)).isTrue();
+    try (CellSorter sorter = CellSorter.withBudget(1L << 30, dir.toFile())) {
+      in.forEach(t -> sorter.add(t._1(), t._2()));
+      List<Tuple2<byte[], byte[]>> out = drain(sorter.sorted());
+      assertThat(sorter.spills()).isZero();
+      assertSortedAndComplete(flatten(in), flatten(out));
+    }
+    try (CellSorter sorter = CellSorter.withBudget(128 * 1024, dir.toFile())) {
+      in.forEach(t -> sorter.add(t._1(), t._2()));
+      List<Tuple2<byte[], byte[]>> out = drain(sorter.sorted());
+      assertThat(sorter.spills()).isGreaterThan(3);
+      assertSortedAndComplete(flatten(in), flatten(out));
+    }
+  }
+
   @Test
   void aSmallBudgetSpillsSortedRunsThatAreMergedAndDeleted() {
     List<Tuple2<byte[], byte[]>> in = records(20_000, 2);

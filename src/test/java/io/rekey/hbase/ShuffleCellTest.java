@@ -84,6 +84,49 @@ class ShuffleCellTest {
   }
 
   @Test
+  void aRowsCellsMakeOneRecordThatReadsBackCellByCell() {
+    byte[] old = Bytes.toBytes("old");
+    KeyValue[] row = {
+      new KeyValue(old, Bytes.toBytes("a"), Bytes.toBytes("q1"), 9L, Bytes.toBytes("v1")),
+      new KeyValue(old, Bytes.toBytes("a"), Bytes.toBytes("q1"), 8L, Bytes.toBytes("")),
+      new KeyValue(old, Bytes.toBytes("b"), Bytes.toBytes("q"), 7L, KeyValue.Type.DeleteColumn)
+    };
+    byte[] record = ShuffleCell.of(Bytes.toBytes("new"), row, 0, row.length);
+    assertThat(ShuffleCell.cellCount(record)).isEqualTo(3);
+    assertThat(record).hasSize(sum(Bytes.toBytes("new"), row));
+    int at = 0;
+    for (KeyValue expected : row) {
+      KeyValue back = ShuffleCell.asKeyValue(record, at);
+      assertThat(Bytes.toString(CellUtil.cloneRow(back))).isEqualTo("new");
+      assertThat(CellUtil.matchingColumn(back, expected)).isTrue();
+      assertThat(back.getTimestamp()).isEqualTo(expected.getTimestamp());
+      assertThat(back.getTypeByte()).isEqualTo(expected.getTypeByte());
+      assertThat(CellUtil.matchingValue(back, expected)).isTrue();
+      // Each cell is the record the single-cell form would be.
+      assertThat(ShuffleCell.cellAt(record, at))
+          .isEqualTo(ShuffleCell.of(Bytes.toBytes("new"), expected));
+      at += ShuffleCell.cellLength(record, at);
+    }
+    assertThat(at).isEqualTo(record.length);
+    assertThat(ShuffleCell.lastCellOffset(record))
+        .isEqualTo(record.length - ShuffleCell.of(Bytes.toBytes("new"), row[2]).length);
+    // Joining the single cells, in any order, gives the same record.
+    List<byte[]> singles = new ArrayList<>();
+    for (int i = row.length - 1; i >= 0; i--) {
+      singles.add(ShuffleCell.of(Bytes.toBytes("new"), row[i]));
+    }
+    assertThat(ShuffleCell.join(singles)).isEqualTo(record);
+  }
+
+  private static int sum(byte[] row, KeyValue[] cells) {
+    int n = 0;
+    for (KeyValue c : cells) {
+      n += ShuffleCell.length(row, c);
+    }
+    return n;
+  }
+
+  @Test
   void partitionsFollowRegionBoundariesAndSpreadRowsOverTasks() throws Exception {
     RegionPartitioner p =
         new RegionPartitioner(new byte[][] {Bytes.toBytes("g"), Bytes.toBytes("p")}, 4);
