@@ -8,6 +8,7 @@ import io.rekey.keys.KeyReject;
 import io.rekey.keys.LayoutException;
 import io.rekey.keys.RejectReason;
 import java.io.Serializable;
+import java.util.AbstractMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -115,8 +116,8 @@ public final class IndexKey implements Serializable {
       fields.put(VALUE, FieldValue.of(value));
       fields.put(TS, FieldValue.of(ts));
     } else {
-      // The usual layout (value, time, whole source key): no map to fill per row.
-      fields = Map.of(VALUE, FieldValue.of(value), TS, FieldValue.of(ts));
+      // The usual layout (value, time, whole source key): no hash table to fill per row.
+      fields = new ValueAndTime(FieldValue.of(value), FieldValue.of(ts));
     }
     byte[] key = layout.encode(fields, sourceKey);
     if (key.length > maxKeyLength) {
@@ -131,6 +132,27 @@ public final class IndexKey implements Serializable {
               + " (max-key-length)");
     }
     return key;
+  }
+
+  /** The indexed value and the time, the fields of a layout that binds nothing from the source. */
+  private static final class ValueAndTime extends AbstractMap<String, FieldValue> {
+    private final FieldValue value;
+    private final FieldValue ts;
+
+    ValueAndTime(FieldValue value, FieldValue ts) {
+      this.value = value;
+      this.ts = ts;
+    }
+
+    @Override
+    public FieldValue get(Object name) {
+      return VALUE.equals(name) ? value : TS.equals(name) ? ts : null;
+    }
+
+    @Override
+    public Set<Map.Entry<String, FieldValue>> entrySet() {
+      return Set.of(Map.entry(VALUE, value), Map.entry(TS, ts));
+    }
   }
 
   /** What an index row key says: the indexed value, the cell's timestamp, the source row. */
