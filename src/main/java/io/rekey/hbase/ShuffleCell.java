@@ -70,13 +70,13 @@ public final class ShuffleCell {
   /** The bytes {@code cell} takes in a record once moved to {@code row}. */
   public static int length(byte[] row, Cell cell) {
     return 8
-        + 2
-        + row.length
-        + 1
-        + cell.getFamilyLength()
-        + cell.getQualifierLength()
-        + 9
+        + keyLength(row, cell.getFamilyLength(), cell.getQualifierLength())
         + cell.getValueLength();
+  }
+
+  /** A cell's key: row length, row, family length, family, qualifier, timestamp and type. */
+  private static int keyLength(byte[] row, int familyLength, int qualifierLength) {
+    return 2 + row.length + 1 + familyLength + qualifierLength + 9;
   }
 
   private static int write(byte[] record, int at, byte[] row, Cell cell) {
@@ -116,8 +116,7 @@ public final class ShuffleCell {
 
   /** A put of {@code value} at {@code family:qualifier} and {@code ts} in {@code row}. */
   public static byte[] put(byte[] row, byte[] family, byte[] qualifier, long ts, byte[] value) {
-    byte[] record =
-        new byte[8 + 2 + row.length + 1 + family.length + qualifier.length + 9 + value.length];
+    byte[] record = new byte[8 + keyLength(row, family.length, qualifier.length) + value.length];
     int p = header(record, 0, row, family.length, qualifier.length, value.length);
     record[p++] = (byte) family.length;
     p = Bytes.putBytes(record, p, family, 0, family.length);
@@ -131,8 +130,7 @@ public final class ShuffleCell {
   /** Writes a cell's lengths and row at {@code at}; returns where its family length goes. */
   private static int header(
       byte[] record, int at, byte[] row, int familyLength, int qualifierLength, int valueLength) {
-    int keyLength = 2 + row.length + 1 + familyLength + qualifierLength + 9;
-    Bytes.putInt(record, at, keyLength);
+    Bytes.putInt(record, at, keyLength(row, familyLength, qualifierLength));
     Bytes.putInt(record, at + 4, valueLength);
     record[at + 8] = (byte) (row.length >>> 8);
     record[at + 9] = (byte) row.length;
@@ -182,11 +180,11 @@ public final class ShuffleCell {
     return ((record[8] & 0xff) << 8) | (record[9] & 0xff);
   }
 
-  public static int familyOffset(byte[] record) {
+  private static int familyOffset(byte[] record) {
     return ROW_OFFSET + rowLength(record) + 1;
   }
 
-  public static int familyLength(byte[] record) {
+  private static int familyLength(byte[] record) {
     return record[ROW_OFFSET + rowLength(record)] & 0xff;
   }
 
@@ -200,18 +198,6 @@ public final class ShuffleCell {
 
   public static long timestamp(byte[] record) {
     return Bytes.toLong(record, keyEnd(record) - 9);
-  }
-
-  public static byte type(byte[] record) {
-    return record[keyEnd(record) - 1];
-  }
-
-  public static int valueOffset(byte[] record) {
-    return keyEnd(record);
-  }
-
-  public static int valueLength(byte[] record) {
-    return Bytes.toInt(record, 4);
   }
 
   private static int keyEnd(byte[] record) {
