@@ -56,6 +56,16 @@ public final class AuditAnalysis {
       double seconds) {}
 
   public static AuditResult analyze(TableProfile p, Context context) {
+    // The analysis runs after the last task, so its serial time is the audit's: the samples are
+    // decoded apart, the cell sample is sorted and the layouts are simulated on other threads,
+    // while this one computes what needs neither.
+    CompletableFuture<List<Samples.Row>> rowsDecoded =
+        CompletableFuture.supplyAsync(p.rowSample::items);
+    CompletableFuture<List<Samples.Cell>> cellsDecoded =
+        CompletableFuture.supplyAsync(p.cellSample::items);
+    // Sorted by key once: the key ranges and the heatmap both cut it into equal-count ranges.
+    CompletableFuture<List<Samples.Cell>> cellsSorted =
+        cellsDecoded.thenApplyAsync(AuditAnalysis::sortedByKey);
     Quantiles allTimestamps = new Quantiles();
     p.regions.values().forEach(r -> allTimestamps.merge(r.timestamps));
     long cutoff = (long) allTimestamps.quantile(RECENT_QUANTILE);
@@ -70,30 +80,33 @@ public final class AuditAnalysis {
             p.cells == 0 ? 0 : oldest,
             p.cells == 0 ? 0 : newest,
             p.keyBytesStored);
-    List<Samples.Row> rowSample = p.rowSample.items();
-    List<Samples.Cell> cells = p.cellSample.items();
     String sourceSpec = context.sourceKeySpec() == null ? "key" : context.sourceKeySpec();
-    LayoutSimulator.Decoded decoded =
-        LayoutSimulator.decode(
-            sourceSpec,
-            p.settings().regionStarts().subList(1, p.settings().regionStarts().size()),
-            rowSample,
-            cells,
-            cutoff);
-    // Independent and pure: the layouts are simulated side by side, on other threads while the
-    // rest is computed here, and reported in the candidates' order.
+    List<byte[]> currentSplits =
+        p.settings().regionStarts().subList(1, p.settings().regionStarts().size());
+    CompletableFuture<LayoutSimulator.Decoded> decoding =
+        rowsDecoded.thenCombineAsync(
+            cellsDecoded,
+            (rows, cells) ->
+                LayoutSimulator.decode(sourceSpec, currentSplits, rows, cells, cutoff));
+    // Independent and pure: the layouts are simulated side by side, and reported in the
+    // candidates' order.
     CompletableFuture<List<AuditResult.LayoutOutcome>> simulated =
-        CompletableFuture.supplyAsync(
-            () ->
+        decoding.thenApplyAsync(
+            decoded ->
                 context.candidates().parallelStream()
                     .map(c -> LayoutSimulator.simulate(c, context.whatIfRegions(), decoded))
                     .toList());
-    // Sorted by key once: the key ranges and the heatmap both cut it into equal-count ranges.
-    List<Samples.Cell> cellSample = sortedByKey(cells);
+    CompletableFuture<AuditResult.Monotonic> monotonicity =
+        rowsDecoded.thenApplyAsync(rows -> KeyShape.of(rows, p.rows));
+    List<AuditResult.FamilyStats> families = families(p, context.description());
+    AuditResult.Distributions distributions = distributions(p);
+    AuditResult.Extremes extremes = extremes(p);
+    List<Samples.Cell> cellSample = joined(cellsSorted);
     AuditResult.Skew skew = skew(p, cutoff, cellSample);
-    AuditResult.Prefixes prefixes = prefixes(p, rowSample, decoded);
     AuditResult.Heatmap heatmap = heatmap(p, skew, oldest, newest, cellSample);
-    AuditResult.Monotonic monotonic = KeyShape.of(rowSample, p.rows);
+    List<Samples.Row> rowSample = joined(rowsDecoded);
+    AuditResult.Prefixes prefixes = prefixes(p, rowSample, joined(decoding));
+    AuditResult.Monotonic monotonic = joined(monotonicity);
     List<AuditResult.LayoutOutcome> outcomes = joined(simulated);
     LayoutSimulator.Recommendation recommendation = LayoutSimulator.recommend(outcomes);
     AuditResult draft =
@@ -113,9 +126,9 @@ public final class AuditAnalysis {
             context.auditedAtMillis(),
             context.seconds(),
             totals,
-            families(p, context.description()),
-            distributions(p),
-            extremes(p),
+            families,
+            distributions,
+            extremes,
             skew,
             prefixes,
             heatmap,
