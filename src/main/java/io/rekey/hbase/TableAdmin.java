@@ -22,9 +22,12 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Table-level operations the jobs need: existence, emptiness, pre-split creation, snapshots. */
 public final class TableAdmin {
+  private static final Logger LOG = LoggerFactory.getLogger(TableAdmin.class);
   private final Connection connection;
 
   public TableAdmin(Connection connection) {
@@ -165,21 +168,59 @@ public final class TableAdmin {
     }
   }
 
-  /** Takes a flush-consistent snapshot of {@code table} named {@code name}. */
+  /**
+   * Attempts at a snapshot while another operation holds the table's lock. The master has already
+   * waited for the lock for its own timeout (the RPC timeout, a minute by default) before an
+   * attempt fails, so the attempts need no pause of their own.
+   */
+  static final int SNAPSHOT_ATTEMPTS = 3;
+
+  /**
+   * Takes a flush-consistent snapshot of {@code table} named {@code name}. When the master cannot
+   * get the table's lock in time, the snapshot is asked for again, up to {@link #SNAPSHOT_ATTEMPTS}
+   * times: a table operation (a split, an alter, a region move) holds the lock for a while, and
+   * HBase 2.5 can lose a lock's wake-up and hold it until its procedure times out. A scheduled
+   * audit or index update then waits that out instead of failing the run.
+   */
   public void snapshot(TableName table, String name) {
-    try (Admin admin = connection.getAdmin()) {
-      admin.snapshot(name, table);
-    } catch (IOException e) {
-      throw new RekeyException(
-          "cannot take snapshot "
-              + name
-              + " of "
-              + table
-              + ": "
-              + e.getMessage()
-              + "; use --live-scan to read the table directly",
-          e);
+    for (int attempt = 1; ; attempt++) {
+      try (Admin admin = connection.getAdmin()) {
+        admin.snapshot(name, table);
+        return;
+      } catch (IOException e) {
+        boolean locked = isTableLockTimeout(e);
+        if (locked && attempt < SNAPSHOT_ATTEMPTS) {
+          LOG.warn(
+              "snapshot {} of {}: the master could not get the table's lock, another operation"
+                  + " holds it (attempt {} of {}); asking again",
+              name,
+              table,
+              attempt,
+              SNAPSHOT_ATTEMPTS);
+          continue;
+        }
+        String why = "cannot take snapshot " + name + " of " + table + ": " + e.getMessage();
+        throw new RekeyException(
+            locked
+                ? why
+                    + ". Another operation held the table's lock through "
+                    + attempt
+                    + " attempts ('list_locks' in the HBase shell shows which): run again when it"
+                    + " is done, or use --live-scan to read the table directly"
+                : why + "; use --live-scan to read the table directly",
+            e);
+      }
     }
+  }
+
+  /** Whether a failed snapshot failed because the master timed out waiting for the table lock. */
+  static boolean isTableLockTimeout(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null && t.getMessage().contains("Master lock could not be acquired")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether a snapshot of that name exists. */
