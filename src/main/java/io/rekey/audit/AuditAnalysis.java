@@ -357,6 +357,7 @@ public final class AuditAnalysis {
   }
 
   private static List<Samples.Cell> sortedByKey(List<Samples.Cell> cells) {
+    // Each task's cells come in key order (BottomK keeps it): TimSort merges those runs.
     List<Samples.Cell> sorted = new ArrayList<>(cells);
     sorted.sort(Comparator.comparing(Samples.Cell::key, Bytes.BYTES_COMPARATOR));
     return sorted;

@@ -26,6 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * one by one cost more than profiling them. Samples travel and merge as bytes; items are decoded
  * only when {@link #items} is asked for.
  *
+ * <p>Items keep the order they were offered in, through pruning and merging (a merge appends the
+ * other sample's survivors). A task offers rows in key order, so a merged sample of keys is a few
+ * sorted runs, which the analysis sorts in a merge pass instead of a full sort.
+ *
  * @param <T> the sampled item
  */
 public final class BottomK<T> implements Serializable {
@@ -40,11 +44,13 @@ public final class BottomK<T> implements Serializable {
 
   private final int k;
   private final Codec<T> codec;
-  // Candidates in no order, up to 2k: a hash and where its item's bytes lie in the arena. When
-  // full, the k smallest are kept (a selection, O(k)), their bytes copied to the spare arena, which
-  // becomes the arena, and the largest kept hash becomes the threshold: amortized O(1) per offer,
-  // no heap to sift, and no allocation once both arenas have their pages.
+  // Candidates in the order offered, up to 2k: a hash and where its item's bytes lie in the arena.
+  // When full, the k smallest are kept in their order (a selection on a copy of the hashes, O(k)),
+  // their bytes copied to the spare arena, which becomes the arena, and the largest kept hash
+  // becomes the threshold: amortized O(1) per offer, no heap to sift, and no allocation once both
+  // arenas have their pages.
   private transient long[] hashes;
+  private transient long[] selecting;
   private transient long[] addresses;
   private transient int[] lengths;
   private transient ByteArena arena;
@@ -69,6 +75,7 @@ public final class BottomK<T> implements Serializable {
 
   private void allocate(int capacity) {
     hashes = new long[capacity];
+    selecting = null;
     addresses = new long[capacity];
     lengths = new int[capacity];
     arena = new ByteArena();
@@ -135,45 +142,66 @@ public final class BottomK<T> implements Serializable {
   }
 
   /**
-   * Keeps the k smallest candidates, their bytes alone in the other arena, and lowers the threshold
-   * to the largest of them.
+   * Keeps the k smallest candidates in their order, their bytes alone in the other arena, and
+   * lowers the threshold to the largest of them.
    */
   private void keepSmallest() {
     if (size <= k) {
       return;
     }
-    select(k - 1);
-    long largestKept = Long.MIN_VALUE;
+    if (selecting == null || selecting.length < size) {
+      selecting = new long[hashes.length];
+    }
+    System.arraycopy(hashes, 0, selecting, 0, size);
+    long largestKept = kthSmallest(selecting, size, k - 1);
+    // Ties at the cut are rare with 64-bit hashes: the first of them are kept, up to k in all.
+    int below = 0;
+    for (int i = 0; i < size; i++) {
+      if (hashes[i] < largestKept) {
+        below++;
+      }
+    }
+    int ties = k - below;
     ByteArena kept = spare;
     kept.reset();
-    for (int i = 0; i < k; i++) {
-      largestKept = Math.max(largestKept, hashes[i]);
-      addresses[i] = arena.copyTo(addresses[i], lengths[i], kept);
+    int n = 0;
+    for (int i = 0; i < size; i++) {
+      long hash = hashes[i];
+      if (hash < largestKept || hash == largestKept && ties-- > 0) {
+        hashes[n] = hash;
+        addresses[n] = arena.copyTo(addresses[i], lengths[i], kept);
+        lengths[n] = lengths[i];
+        n++;
+      }
     }
     spare = arena;
     arena = kept;
-    size = k;
-    // Ties at the threshold are rare with 64-bit hashes; a tie is simply not taken.
+    size = n;
+    // A hash equal to the threshold is not taken: the one kept came first.
     threshold = shared == null ? largestKept : shared.accumulateAndGet(largestKept, Math::min);
   }
 
-  /** Quickselect over the arrays: afterwards positions 0..n hold the n+1 smallest hashes. */
-  private void select(int n) {
+  /**
+   * Quickselect: the {@code n}-th smallest (from 0) of the first {@code size} values, reordered.
+   */
+  static long kthSmallest(long[] values, int size, int n) {
     int lo = 0;
     int hi = size - 1;
     while (lo < hi) {
-      long pivot = median(hashes[lo], hashes[(lo + hi) >>> 1], hashes[hi]);
+      long pivot = median(values[lo], values[(lo + hi) >>> 1], values[hi]);
       int i = lo;
       int j = hi;
       while (i <= j) {
-        while (hashes[i] < pivot) {
+        while (values[i] < pivot) {
           i++;
         }
-        while (hashes[j] > pivot) {
+        while (values[j] > pivot) {
           j--;
         }
         if (i <= j) {
-          swap(i++, j--);
+          long v = values[i];
+          values[i++] = values[j];
+          values[j--] = v;
         }
       }
       if (n <= j) {
@@ -181,25 +209,14 @@ public final class BottomK<T> implements Serializable {
       } else if (n >= i) {
         lo = i;
       } else {
-        return;
+        return values[n];
       }
     }
+    return values[n];
   }
 
   private static long median(long a, long b, long c) {
     return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
-  }
-
-  private void swap(int i, int j) {
-    long h = hashes[i];
-    hashes[i] = hashes[j];
-    hashes[j] = h;
-    long a = addresses[i];
-    addresses[i] = addresses[j];
-    addresses[j] = a;
-    int l = lengths[i];
-    lengths[i] = lengths[j];
-    lengths[j] = l;
   }
 
   public BottomK<T> merge(BottomK<T> other) {
@@ -221,7 +238,7 @@ public final class BottomK<T> implements Serializable {
     return size;
   }
 
-  /** The sampled items, decoded, in no particular order. */
+  /** The sampled items, decoded, in the order they were offered (see the class comment). */
   public List<T> items() {
     keepSmallest();
     List<T> out = new ArrayList<>(size);

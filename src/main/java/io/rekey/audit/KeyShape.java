@@ -48,6 +48,7 @@ public final class KeyShape {
     if (n < 2) {
       return 0;
     }
+    // The sample is a few runs in key order (one per task, see BottomK): a merge, not a sort.
     List<Samples.Row> byKey = new ArrayList<>(sample);
     byKey.sort(Comparator.comparing(Samples.Row::key, Bytes.BYTES_COMPARATOR));
     double[] times = new double[n];
@@ -69,27 +70,33 @@ public final class KeyShape {
     return varTime == 0 ? 0 : cov / Math.sqrt(varKey * varTime);
   }
 
-  private static double[] ranks(double[] values) {
+  /** Each value's rank from 1, ties their mean rank; primitive sorts, no boxing. */
+  static double[] ranks(double[] values) {
     int n = values.length;
-    Integer[] order = new Integer[n];
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    Arrays.sort(order, Comparator.comparingDouble(i -> values[i]));
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
     double[] ranks = new double[n];
-    int i = 0;
-    while (i < n) {
-      int j = i;
-      while (j + 1 < n && values[order[j + 1]] == values[order[i]]) {
-        j++;
-      }
-      double rank = (i + j + 2) / 2.0;
-      for (int k = i; k <= j; k++) {
-        ranks[order[k]] = rank;
-      }
-      i = j + 1;
+    for (int i = 0; i < n; i++) {
+      int first = firstAtLeast(sorted, values[i]);
+      int last = firstAtLeast(sorted, Math.nextUp(values[i])) - 1;
+      ranks[i] = (first + last + 2) / 2.0;
     }
     return ranks;
+  }
+
+  /** The first index of {@code sorted} holding {@code value} or more. */
+  private static int firstAtLeast(double[] sorted, double value) {
+    int lo = 0;
+    int hi = sorted.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (sorted[mid] < value) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   /** What most keys start with, and the share of keys that do. */

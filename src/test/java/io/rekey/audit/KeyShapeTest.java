@@ -48,6 +48,14 @@ class KeyShapeTest {
   }
 
   @Test
+  void ranksStartAtOneAndTiesShareTheirMeanRank() {
+    assertThat(KeyShape.ranks(new double[] {30, 10, 30, 20, 30, 5}))
+        .containsExactly(5.0, 2.0, 5.0, 3.0, 5.0, 1.0);
+    assertThat(KeyShape.ranks(new double[] {7})).containsExactly(1.0);
+    assertThat(KeyShape.ranks(new double[] {-1, -1})).containsExactly(1.5, 1.5);
+  }
+
+  @Test
   void reversedTimeIsMonotonicToo() {
     AuditResult.Monotonic m =
         KeyShape.of(rows(i -> Bytes.toBytes(Long.MAX_VALUE - Synthetic.T0 - i), true), 1000);

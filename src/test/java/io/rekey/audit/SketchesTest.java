@@ -130,6 +130,53 @@ class SketchesTest {
   }
 
   @Test
+  void bottomKKeepsTheOfferedOrderThroughPruningTravelAndMerging() throws Exception {
+    // Items are their offer number; the left sample gets the first 6,000, the right the rest, as
+    // two tasks reading consecutive key ranges would.
+    Split<Samples.Cell> split =
+        split(
+            300,
+            Samples.CELL_CODEC,
+            20_000,
+            i -> new Samples.Cell(new byte[0], i, new byte[0][]),
+            i -> i < 6000);
+    List<Long> whole = split.whole().items().stream().map(Samples.Cell::ts).toList();
+    assertThat(whole).hasSize(300).isSorted();
+    List<Long> merged =
+        roundTrip(roundTrip(split.left()).merge(roundTrip(split.right()))).items().stream()
+            .map(Samples.Cell::ts)
+            .toList();
+    // The same items, the left's run then the right's: sorted here, as offered.
+    assertThat(merged).containsExactlyElementsOf(whole);
+    // Merged the other way round: the right's run first, each run still in its order.
+    List<Long> reversed =
+        roundTrip(split.right()).merge(roundTrip(split.left())).items().stream()
+            .map(Samples.Cell::ts)
+            .toList();
+    int firstLeft = (int) reversed.stream().filter(ts -> ts >= 6000).count();
+    assertThat(reversed.subList(0, firstLeft)).isSorted().allMatch(ts -> ts >= 6000);
+    assertThat(reversed.subList(firstLeft, reversed.size())).isSorted().allMatch(ts -> ts < 6000);
+    assertThat(reversed).containsExactlyInAnyOrderElementsOf(whole);
+  }
+
+  @Test
+  void kthSmallestFindsTheValueAtEachRankWithTies() {
+    Random random = new Random(11);
+    for (int round = 0; round < 200; round++) {
+      int size = 1 + random.nextInt(300);
+      long[] values = new long[size];
+      for (int i = 0; i < size; i++) {
+        // Few distinct values in some rounds, so ties are common.
+        values[i] = round % 2 == 0 ? random.nextLong() : random.nextInt(5);
+      }
+      long[] sorted = values.clone();
+      java.util.Arrays.sort(sorted);
+      int n = random.nextInt(size);
+      assertThat(BottomK.kthSmallest(values.clone(), size, n)).isEqualTo(sorted[n]);
+    }
+  }
+
+  @Test
   void bottomKKeepsEachItemsBytesThroughPruningTravelAndMerging() throws Exception {
     // Keys of every length up to 700 bytes, and a few larger than an arena page.
     Split<Samples.Row> split =
