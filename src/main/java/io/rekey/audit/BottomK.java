@@ -238,6 +238,16 @@ public final class BottomK<T> implements Serializable {
     return size;
   }
 
+  /** About how many bytes this sample takes serialized: its items and their hashes and lengths. */
+  long serializedBytes() {
+    keepSmallest();
+    long bytes = 4;
+    for (int i = 0; i < size; i++) {
+      bytes += 12 + lengths[i];
+    }
+    return bytes;
+  }
+
   /** The sampled items, decoded, in the order they were offered (see the class comment). */
   public List<T> items() {
     keepSmallest();

@@ -3,7 +3,6 @@ package io.rekey.audit;
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.KeyReject;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
@@ -38,6 +37,9 @@ public final class TableProfile implements Serializable {
 
   /** One cell in this many feeds the write-time sketches (a power of two). */
   static final int TIME_SAMPLING = 8;
+
+  // Room for the rest of a serialized profile besides its samples: sketches, counters, top lists.
+  private static final int SERIAL_MARGIN = 1 << 20;
 
   private final ProfileSettings settings;
   private final String firstFieldName;
@@ -447,13 +449,17 @@ public final class TableProfile implements Serializable {
 
   /** The profile as bytes, to travel from a task to the driver whatever Spark's serializer. */
   public byte[] toBytes() {
-    ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+    // The samples are most of a profile (megabytes): a buffer sized for them up front is not
+    // copied over and over as it doubles from nothing.
+    long samples = rowSample.serializedBytes() + cellSample.serializedBytes();
+    UnsyncedBytes.Out buffer =
+        new UnsyncedBytes.Out((int) Math.min(Integer.MAX_VALUE - 16, samples + SERIAL_MARGIN));
     try (ObjectOutputStream out = new ObjectOutputStream(buffer)) {
       out.writeObject(this);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot serialize a table profile", e);
     }
-    return buffer.toByteArray();
+    return Arrays.copyOf(buffer.array(), buffer.size());
   }
 
   public static TableProfile fromBytes(byte[] bytes) {
