@@ -3,10 +3,11 @@
 # the local HBase, times in one run and one JVM:
 #   - hbase-rekey's audit (snapshot read, sketches, what-if layouts, findings)
 #   - the floor: the same snapshot read that only counts cells
-#   - HBase's CellCounter (MapReduce, local job runner, 2 map slots)
+#   - HBase's CellCounter (MapReduce, local job runner, 2 map slots), in rounds after the others
+#     (-Dbench.cellCounterRounds, default 2)
 # then audits a table twice as big to show the audit's memory stays flat. Prints JSON.
 #
-#   jobs/bench-audit.sh                    # BENCH_ROWS=400000 BENCH_MASTER=local[2] BENCH_ROUNDS=5
+#   jobs/bench-audit.sh                    # BENCH_ROWS=400000 BENCH_MASTER=local[2] BENCH_ROUNDS=7
 # Results: var/bench/audit-bench.json. The tables bench:messages and bench:messages_2x are kept.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"

@@ -47,16 +47,20 @@ public final class AuditBenchmark {
     try (Connection connection = HBaseConnections.open(settings)) {
       report.put("table", table);
       report.put("sparkMaster", sc.master());
-      int rounds = Integer.parseInt(System.getProperty("bench.rounds", "5"));
+      int rounds = Integer.parseInt(System.getProperty("bench.rounds", "7"));
+      int cellCounterRounds = Integer.parseInt(System.getProperty("bench.cellCounterRounds", "2"));
       Map<String, Object> audit = null;
       Map<String, Object> floor = null;
       Map<String, Object> cellCounter = null;
       List<Double> auditTimes = new ArrayList<>();
       List<Double> floorTimes = new ArrayList<>();
       List<Double> cellCounterTimes = new ArrayList<>();
+      // The audit and the floor first, in rounds of their own. CellCounter runs a MapReduce job in
+      // this JVM: with it between the rounds, hundreds of methods were compiled again after each
+      // of its runs and the method that followed it ran 0.1 to 0.25 s slower, the audit (more
+      // code to warm up again) more than the floor. No audit or scan runs after a MapReduce job in
+      // its JVM. The two take turns to go first.
       for (int round = 1; round <= rounds; round++) {
-        // The audit and the floor take turns to go first: whichever follows CellCounter shares
-        // the machine with its clean-up (the region server it scanned, the MapReduce runner).
         if (round % 2 == 1) {
           audit = RekeyBenchmark.measure(() -> audit(sc, connection, conf, table).totals().cells());
           floor = RekeyBenchmark.measure(() -> countingScan(sc, connection, conf, table));
@@ -64,8 +68,17 @@ public final class AuditBenchmark {
           floor = RekeyBenchmark.measure(() -> countingScan(sc, connection, conf, table));
           audit = RekeyBenchmark.measure(() -> audit(sc, connection, conf, table).totals().cells());
         }
+        if (round > 1) {
+          auditTimes.add((double) audit.get("seconds"));
+          floorTimes.add((double) floor.get("seconds"));
+        }
+        System.err.printf(
+            "bench round %d of %d: audit %s s, floor %s s%n",
+            round, rounds, audit.get("seconds"), floor.get("seconds"));
+      }
+      long cells = (long) floor.get("cells");
+      for (int round = 1; round <= cellCounterRounds; round++) {
         long[] outputBytes = new long[1];
-        long cells = (long) floor.get("cells");
         cellCounter =
             RekeyBenchmark.measure(
                 () -> {
@@ -73,23 +86,22 @@ public final class AuditBenchmark {
                   return cells;
                 });
         cellCounter.put("outputBytes", outputBytes[0]);
-        // Let the region server settle after CellCounter's live scan before the next round.
-        Thread.sleep(SETTLE_MILLIS);
-        if (round > 1) {
-          auditTimes.add((double) audit.get("seconds"));
-          floorTimes.add((double) floor.get("seconds"));
+        if (round > 1 || cellCounterRounds == 1) {
           cellCounterTimes.add((double) cellCounter.get("seconds"));
         }
         System.err.printf(
-            "bench round %d of %d: audit %s s, floor %s s, CellCounter %s s%n",
-            round, rounds, audit.get("seconds"), floor.get("seconds"), cellCounter.get("seconds"));
+            "bench CellCounter round %d of %d: %s s%n",
+            round, cellCounterRounds, cellCounter.get("seconds"));
       }
+      // Let the region server settle after CellCounter's live scan before the memory audits.
+      Thread.sleep(SETTLE_MILLIS);
       report.put(
           "measured",
           "the median of rounds 2 to "
               + rounds
-              + " (the first warms up all three; audit and floor take turns to go first; a 3 s"
-              + " pause after CellCounter); each method's last round in detail");
+              + " of the audit and the floor (the first warms up both; they take turns to go"
+              + " first), then CellCounter's rounds after them (the first warms it up when there"
+              + " are two or more); each method's last round in detail");
       report.put("sourceCells", floor.get("cells"));
       report.put("audit", audit);
       report.put("floorCountingScan", floor);
