@@ -1,5 +1,6 @@
 package io.rekey.bench;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.hbase.ShippedConfiguration;
@@ -16,16 +17,25 @@ import io.rekey.rekey.RekeyResult;
 import io.rekey.report.Json;
 import java.io.IOException;
 import java.io.Serializable;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -205,6 +215,14 @@ public final class RekeyBenchmark {
     long cells() throws Exception;
   }
 
+  /**
+   * Times one method. Each starts after a full collection, so that the garbage of the one before is
+   * not counted as its own; the bench JVM keeps its heap through it (jobs/lib/common.sh). {@code
+   * peakHeapMiB} is the heap's peak use, garbage not yet collected included, so it follows the
+   * young generation's size; {@code peakLiveHeapMiB} is the most the heap held right after a
+   * collection during the run: what the method kept, without its garbage (null when no collection
+   * ran).
+   */
   static Map<String, Object> measure(Run run) throws Exception {
     System.gc();
     List<MemoryPoolMXBean> heap = new ArrayList<>();
@@ -214,9 +232,15 @@ public final class RekeyBenchmark {
         heap.add(p);
       }
     }
-    long t0 = System.nanoTime();
-    long cells = run.cells();
-    double secs = (System.nanoTime() - t0) / 1e9;
+    long cells;
+    double secs;
+    long live;
+    try (LiveHeap liveHeap = new LiveHeap(heap)) {
+      long t0 = System.nanoTime();
+      cells = run.cells();
+      secs = (System.nanoTime() - t0) / 1e9;
+      live = liveHeap.peak();
+    }
     long peak = 0;
     for (MemoryPoolMXBean p : heap) {
       peak += p.getPeakUsage().getUsed();
@@ -226,7 +250,56 @@ public final class RekeyBenchmark {
     m.put("seconds", round(secs));
     m.put("cellsPerSecond", round(cells / secs));
     m.put("peakHeapMiB", peak >> 20);
+    m.put("peakLiveHeapMiB", live < 0 ? null : live >> 20);
     return m;
+  }
+
+  /** The most heap in use right after a collection, from the collectors' notifications. */
+  static final class LiveHeap implements NotificationListener, AutoCloseable {
+    private final Set<String> heapPools = new HashSet<>();
+    private final List<NotificationEmitter> emitters = new ArrayList<>();
+    private long peak = -1;
+
+    LiveHeap(List<MemoryPoolMXBean> heap) {
+      heap.forEach(p -> heapPools.add(p.getName()));
+      for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+        if (collector instanceof NotificationEmitter emitter) {
+          emitter.addNotificationListener(this, null, null);
+          emitters.add(emitter);
+        }
+      }
+    }
+
+    @Override
+    public void handleNotification(Notification notification, Object handback) {
+      if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(
+          notification.getType())) {
+        return;
+      }
+      GarbageCollectionNotificationInfo info =
+          GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData());
+      long used = 0;
+      for (Map.Entry<String, MemoryUsage> pool :
+          info.getGcInfo().getMemoryUsageAfterGc().entrySet()) {
+        if (heapPools.contains(pool.getKey())) {
+          used += pool.getValue().getUsed();
+        }
+      }
+      synchronized (this) {
+        peak = Math.max(peak, used);
+      }
+    }
+
+    synchronized long peak() {
+      return peak;
+    }
+
+    @Override
+    public void close() throws ListenerNotFoundException {
+      for (NotificationEmitter emitter : emitters) {
+        emitter.removeNotificationListener(this);
+      }
+    }
   }
 
   static TableName fresh(Connection c, String name, TableDescriptor like, List<byte[]> splits)
