@@ -114,7 +114,8 @@ start() {
   write_config
   echo "starting local HBase (data in $DATA, log in $LOG)..."
   # fs.file.impl: a local filesystem with a name, so that bulk loads rename files as on HDFS
-  # instead of copying them twice (see io.rekey.hbase.RenamingLocalFileSystem).
+  # instead of copying them twice, and that sets permissions without starting a chmod process
+  # per file (see io.rekey.hbase.RenamingLocalFileSystem).
   # shellcheck disable=SC2046
   nohup java -Xmx${REKEY_HBASE_HEAP:-2g} $(rekey_jvm_flags) \
     -Dhbase.log.dir="$LOGS" -Dlog4j2.configurationFile="file:$CONF/log4j2-hbase.properties" \

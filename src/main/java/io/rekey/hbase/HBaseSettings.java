@@ -100,6 +100,12 @@ public record HBaseSettings(String zkQuorum, Path confDir, Map<String, String> p
       conf.setInt("hbase.zookeeper.property.clientPort", servers.get(0).port());
     }
     properties.forEach(conf::set);
+    String localFs = conf.getTrimmed(ShellFreeLocalFileSystem.IMPL_KEY, "");
+    if (localFs.isEmpty()) {
+      // Staging, snapshot restores and run files on a local filesystem without a process per
+      // file (ShellFreeLocalFileSystem); a site file or --hbase-set that names another class wins.
+      conf.set(ShellFreeLocalFileSystem.IMPL_KEY, ShellFreeLocalFileSystem.class.getName());
+    }
     return conf;
   }
 

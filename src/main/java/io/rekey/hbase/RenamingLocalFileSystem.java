@@ -1,7 +1,5 @@
 package io.rekey.hbase;
 
-import org.apache.hadoop.fs.LocalFileSystem;
-
 /**
  * The local filesystem as the local HBase ({@code jobs/hbase-local.sh}) runs it, so that a bulk
  * load moves HFiles by rename as it does on HDFS.
@@ -11,9 +9,10 @@ import org.apache.hadoop.fs.LocalFileSystem;
  * none, so on {@code file://} the region server copied every file twice (into its bulk-load staging
  * directory, then into the store) instead of renaming it. Naming the local filesystem makes a local
  * bulk load cost what it costs on a cluster. Set only in the local HBase's own JVM ({@code
- * fs.file.impl}); clients keep Hadoop's class.
+ * fs.file.impl}); clients use {@link ShellFreeLocalFileSystem}, which it extends: the region
+ * server's flushes, compactions and bulk loads create files too.
  */
-public class RenamingLocalFileSystem extends LocalFileSystem {
+public class RenamingLocalFileSystem extends ShellFreeLocalFileSystem {
   /** One name for every instance: there is one local filesystem. */
   @Override
   public String getCanonicalServiceName() {
