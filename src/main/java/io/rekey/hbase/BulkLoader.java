@@ -5,7 +5,11 @@ import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.tool.BulkLoadHFilesTool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,10 +46,16 @@ public final class BulkLoader {
   }
 
   /**
+   * @param connection the job's connection: the load asks through it where the regions are, instead
+   *     of opening one of its own (a ZooKeeper session and the region lookups again)
    * @param maxFilesPerRegionPerFamily raised from HBase's default of 32 when the writer made more
    */
   public static void load(
-      Configuration conf, TableName table, Path dir, int maxFilesPerRegionPerFamily) {
+      Connection connection,
+      Configuration conf,
+      TableName table,
+      Path dir,
+      int maxFilesPerRegionPerFamily) {
     Configuration c = new Configuration(conf);
     c.setInt(
         "hbase.mapreduce.bulkload.max.hfiles.perRegion.perFamily",
@@ -60,7 +70,12 @@ public final class BulkLoader {
       try {
         LOG.info(
             "rekey: bulk loading {} into {} (attempt {} of {})", dir, table, attempt, attempts);
-        BulkLoadHFiles.create(c).bulkLoad(table, dir);
+        try (Admin admin = connection.getAdmin();
+            Table t = connection.getTable(table);
+            RegionLocator regions = connection.getRegionLocator(table)) {
+          // What BulkLoadHFiles.bulkLoad(table, dir) does after opening its own connection.
+          new BulkLoadHFilesTool(c).doBulkLoad(dir, admin, t, regions, false, false);
+        }
         return;
       } catch (IOException e) {
         // A table whose regions are moving (a split, a balancer run) is briefly "not available";

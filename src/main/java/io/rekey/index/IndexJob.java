@@ -104,7 +104,7 @@ public final class IndexJob {
       stageSeconds.put("plan", seconds(t0));
       IndexLoad.Written written = run(table, windowFrom, windowTo);
       long t2 = System.nanoTime();
-      new IndexLoad(sc, conf, definition, runDir()).load(written);
+      new IndexLoad(sc, conf, definition, runDir()).load(connection, written);
       if (options.write() == IndexRunOptions.Write.HFILES) {
         stageSeconds.put("bulk load", seconds(t2));
       }

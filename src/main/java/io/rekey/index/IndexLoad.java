@@ -26,6 +26,7 @@ import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -122,7 +123,9 @@ public final class IndexLoad {
     }
     try {
       IndexTable.Layout table =
-          indexTable.prepare(() -> fromFiles != null ? fromFiles : sampleEntryKeys(cells));
+          indexTable.prepare(
+              () -> fromFiles != null ? fromFiles : sampleEntryKeys(cells),
+              how == IndexRunOptions.Write.HFILES);
       return write(cells, table, how, inputPartitions, maxRejects, shipped);
     } finally {
       sc.clearJobGroup();
@@ -227,30 +230,34 @@ public final class IndexLoad {
       int inputPartitions,
       long maxRejects,
       ShippedConfiguration shipped) {
-    List<byte[]> starts = table.regionStarts();
-    byte[][] after = starts.subList(1, starts.size()).toArray(new byte[0][]);
-    int regions = after.length + 1;
-    int tasksPerRegion = RegionPartitioner.tasksPerRegion(sc.defaultParallelism(), regions);
-    RegionPartitioner partitioner = new RegionPartitioner(after, tasksPerRegion);
-    HFileWriterStage writer =
-        new HFileWriterStage(
-            runDir.toString(),
-            definition.indexTable().getNameAsString(),
-            List.of(table.family()),
-            1L << 30,
-            false,
-            shipped);
+    int tasksPerRegion = 1;
+    List<WriteStats> perTask;
     if (how == IndexRunOptions.Write.PUTS) {
       // Puts need the table itself, not only its split points.
       table.awaitTable(definition.indexTable());
+      perTask =
+          cells
+              .mapPartitionsWithIndex(
+                  new PutWriterStage(definition.indexTableName(), shipped), false)
+              .collect();
+    } else {
+      List<byte[]> starts = table.regionStarts();
+      byte[][] after = starts.subList(1, starts.size()).toArray(new byte[0][]);
+      tasksPerRegion = RegionPartitioner.tasksPerRegion(sc.defaultParallelism(), after.length + 1);
+      HFileWriterStage writer =
+          new HFileWriterStage(
+              runDir.toString(),
+              definition.indexTable().getNameAsString(),
+              List.of(table.family()),
+              1L << 30,
+              false,
+              shipped);
+      perTask =
+          cells
+              .partitionBy(new RegionPartitioner(after, tasksPerRegion))
+              .mapPartitionsWithIndex(writer, false)
+              .collect();
     }
-    List<WriteStats> perTask =
-        how == IndexRunOptions.Write.PUTS
-            ? cells
-                .mapPartitionsWithIndex(
-                    new PutWriterStage(definition.indexTableName(), shipped), false)
-                .collect()
-            : cells.partitionBy(partitioner).mapPartitionsWithIndex(writer, false).collect();
     // The load needs the new table anyway; a refused run also ends with it created (and empty),
     // not with its creation still under way.
     table.awaitTable(definition.indexTable());
@@ -314,13 +321,17 @@ public final class IndexLoad {
         rejects == null ? List.of() : RunFiles.rejectExamples(conf, runDir, REJECT_EXAMPLES));
   }
 
-  /** Bulk-loads what {@link #write} wrote, then removes the run's temporary files. */
-  public void load(Written written) {
+  /**
+   * Bulk-loads what {@link #write} wrote through {@code connection}, then removes the run's
+   * temporary files.
+   */
+  public void load(Connection connection, Written written) {
     written.table().awaitTable(definition.indexTable());
     Path hfiles = RunFiles.hfiles(runDir);
     try {
       if (written.files() > 0 && hfiles.getFileSystem(conf).exists(hfiles)) {
-        BulkLoader.load(conf, definition.indexTable(), hfiles, written.tasksPerRegion() * 4);
+        BulkLoader.load(
+            connection, conf, definition.indexTable(), hfiles, written.tasksPerRegion() * 4);
       }
       runDir.getFileSystem(conf).delete(RunFiles.tmp(runDir), true);
     } catch (IOException e) {

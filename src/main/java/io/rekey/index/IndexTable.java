@@ -36,14 +36,20 @@ public final class IndexTable {
 
   private final Connection connection;
   private final IndexDefinition definition;
+  // What check() found, so a run asks the master once: the source's descriptor, and the index
+  // table's (null when it does not exist yet).
+  private TableDescriptor checkedSource;
+  private TableDescriptor checkedIndex;
 
   public IndexTable(Connection connection, IndexDefinition definition) {
     this.connection = connection;
     this.definition = definition;
   }
 
-  /** The index table as it will be written: its family's settings and its region start keys. */
   /**
+   * The index table as it will be written: its family's settings and its region start keys.
+   *
+   * @param regionStarts empty for Puts into an existing table, which need no split points
    * @param splitPlan how a new table's regions were planned (null for an existing table)
    * @param creation the creation of a new index table, still assigning its regions, or null
    */
@@ -70,9 +76,8 @@ public final class IndexTable {
    */
   public boolean needsSampleKeys() {
     KeyLayout layout = definition.key().layout();
-    return !new TableAdmin(connection).exists(definition.indexTable())
-        && layout.leadingSaltBuckets() == 0
-        && !layout.startsWithHash();
+    check();
+    return checkedIndex == null && layout.leadingSaltBuckets() == 0 && !layout.startsWithHash();
   }
 
   /**
@@ -98,11 +103,12 @@ public final class IndexTable {
    * Checks the source and the index table, creating the index table when missing.
    *
    * @param sampleKeys a sample of the entry keys, asked for only when {@link #needsSampleKeys}
+   * @param splitPoints whether the run needs an existing table's region start keys (HFiles do)
    */
-  public Layout prepare(Supplier<SampledKeys> sampleKeys) {
+  public Layout prepare(Supplier<SampledKeys> sampleKeys, boolean splitPoints) {
     TableAdmin admin = new TableAdmin(connection);
     TableDescriptor source = check();
-    if (!admin.exists(definition.indexTable())) {
+    if (checkedIndex == null) {
       // The master assigns the new regions while the entries are written: the writers need only
       // the split points, the bulk load the table.
       Planned plan = splits(sampleKeys);
@@ -120,10 +126,9 @@ public final class IndexTable {
           plan.how(),
           creation);
     }
-    TableDescriptor index = admin.descriptor(definition.indexTable(), "index");
     return new Layout(
-        FamilySettings.of(index.getColumnFamily(Bytes.toBytes(definition.family()))),
-        admin.regionStartKeys(definition.indexTable()),
+        FamilySettings.of(checkedIndex.getColumnFamily(Bytes.toBytes(definition.family()))),
+        splitPoints ? admin.regionStartKeys(definition.indexTable()) : List.of(),
         false,
         null,
         null);
@@ -133,9 +138,15 @@ public final class IndexTable {
    * Checks, before any data is read, that the source has the families the index reads and that an
    * existing index table has the index family.
    *
+   * <p>Asks the master once per run: what it finds is kept for {@link #prepare}, which the run's
+   * lock keeps true (no other run of this index creates or drops its table meanwhile).
+   *
    * @return the source's descriptor
    */
   public TableDescriptor check() {
+    if (checkedSource != null) {
+      return checkedSource;
+    }
     TableAdmin admin = new TableAdmin(connection);
     TableDescriptor source = admin.descriptor(definition.source(), "source");
     List<Column> read = new ArrayList<>(definition.covered());
@@ -156,6 +167,7 @@ public final class IndexTable {
       }
     }
     if (!admin.exists(definition.indexTable())) {
+      checkedSource = source;
       return source;
     }
     TableDescriptor index = admin.descriptor(definition.indexTable(), "index");
@@ -169,6 +181,8 @@ public final class IndexTable {
               + familyNames(index)
               + "); set index-family to one of those, or name another index-table");
     }
+    checkedSource = source;
+    checkedIndex = index;
     return source;
   }
 

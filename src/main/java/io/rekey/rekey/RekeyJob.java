@@ -300,7 +300,7 @@ public final class RekeyJob {
     try {
       Path hfiles = RunFiles.hfiles(runDir);
       if (hfiles.getFileSystem(conf).exists(hfiles)) {
-        BulkLoader.load(conf, options.target(), hfiles, maxFiles);
+        BulkLoader.load(connection, conf, options.target(), hfiles, maxFiles);
       }
       RunManifest loaded = manifest.with(RunManifest.State.LOADED);
       loaded.write(conf, runDir);
