@@ -127,6 +127,45 @@ public final class ShuffleCell {
     return record;
   }
 
+  /**
+   * Puts at {@code ts} in one row as one record, without a record per cell to join: the first
+   * {@code count} {@code qualifiers}, each with the value of the cell at the same index, or an
+   * empty value where that is null. The qualifiers must come in ascending order.
+   */
+  public static byte[] puts(
+      byte[] row, byte[] family, long ts, byte[][] qualifiers, Cell[] values, int count) {
+    int size = 0;
+    for (int i = 0; i < count; i++) {
+      size +=
+          8
+              + keyLength(row, family.length, qualifiers[i].length)
+              + (values[i] == null ? 0 : values[i].getValueLength());
+    }
+    byte[] record = new byte[size];
+    int p = 0;
+    for (int i = 0; i < count; i++) {
+      Cell value = values[i];
+      byte[] qualifier = qualifiers[i];
+      p =
+          header(
+              record,
+              p,
+              row,
+              family.length,
+              qualifier.length,
+              value == null ? 0 : value.getValueLength());
+      record[p++] = (byte) family.length;
+      p = Bytes.putBytes(record, p, family, 0, family.length);
+      p = Bytes.putBytes(record, p, qualifier, 0, qualifier.length);
+      p = Bytes.putLong(record, p, ts);
+      record[p++] = Cell.Type.Put.getCode();
+      if (value != null) {
+        p = CellUtil.copyValueTo(value, record, p);
+      }
+    }
+    return record;
+  }
+
   /** Writes a cell's lengths and row at {@code at}; returns where its family length goes. */
   private static int header(
       byte[] record, int at, byte[] row, int familyLength, int qualifierLength, int valueLength) {

@@ -1,5 +1,6 @@
 package io.rekey.index;
 
+import io.rekey.hbase.ShuffleCell;
 import io.rekey.index.IndexDefinition.Column;
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.FieldValue;
@@ -25,6 +26,9 @@ public final class IndexEntries implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final byte[] EMPTY = new byte[0];
 
+  /** Rows with at most this many cells are searched by walking them, not by binary search. */
+  private static final int WALK_CELLS = 16;
+
   private final IndexDefinition definition;
   private final byte[] family;
   private final byte[] marker;
@@ -33,6 +37,9 @@ public final class IndexEntries implements Serializable {
   private final byte[] columnFamily;
   private final byte[] columnQualifier;
   private final byte[][][] covered;
+  // An entry's cells in the order HBase keeps them within a row (by qualifier): -1 is the marker,
+  // i >= 0 the covered column covered[i].
+  private final int[] cellOrder;
 
   public IndexEntries(IndexDefinition definition) {
     this.definition = definition;
@@ -51,6 +58,37 @@ public final class IndexEntries implements Serializable {
             Bytes.toBytes(IndexDefinition.coveredQualifier(c))
           };
     }
+    List<Integer> order = new ArrayList<>();
+    for (int i = -1; i < covered.length; i++) {
+      order.add(i);
+    }
+    order.sort((a, b) -> Bytes.compareTo(entryQualifier(a), entryQualifier(b)));
+    this.cellOrder = order.stream().mapToInt(Integer::intValue).toArray();
+  }
+
+  private byte[] entryQualifier(int cell) {
+    return cell < 0 ? marker : covered[cell][2];
+  }
+
+  /**
+   * The newest cell of a column. A read restricted to the index's columns gives rows of a few
+   * cells, which a walk searches faster than Result's binary search (which builds a search key).
+   */
+  static Cell latest(Result row, byte[] family, byte[] qualifier) {
+    Cell[] cells = row.rawCells();
+    if (cells == null) {
+      return null;
+    }
+    if (cells.length > WALK_CELLS) {
+      return row.getColumnLatestCell(family, qualifier);
+    }
+    for (Cell c : cells) {
+      // A column's versions come newest first.
+      if (CellUtil.matchingColumn(c, family, qualifier)) {
+        return c;
+      }
+    }
+    return null;
   }
 
   /** One entry: its index row key, the indexed cell's timestamp and the source row. */
@@ -67,6 +105,13 @@ public final class IndexEntries implements Serializable {
   public List<Entry> entries(Result row) throws KeyReject {
     byte[] sourceKey = row.getRow();
     List<Entry> out = new ArrayList<>(1);
+    if (columnFamily != null && !definition.allVersions()) {
+      Cell newest = latest(row, columnFamily, columnQualifier);
+      if (newest != null) {
+        out.add(entry(sourceKey, row, CellUtil.cloneValue(newest), newest.getTimestamp()));
+      }
+      return out;
+    }
     if (columnFamily != null) {
       List<Cell> cells = row.getColumnCells(columnFamily, columnQualifier);
       for (Cell c : cells) {
@@ -102,12 +147,34 @@ public final class IndexEntries implements Serializable {
     return new Entry(key, ts, sourceKey);
   }
 
+  /**
+   * An entry's cells ({@link #cells}) as one {@link ShuffleCell} record in HBase's order, at the
+   * entry's time, written straight from the row's cells.
+   */
+  public byte[] record(Entry entry, Result row) {
+    byte[][] qualifiers = new byte[cellOrder.length][];
+    Cell[] values = new Cell[cellOrder.length];
+    int n = 0;
+    for (int cell : cellOrder) {
+      if (cell < 0) {
+        qualifiers[n++] = marker;
+        continue;
+      }
+      Cell value = latest(row, covered[cell][0], covered[cell][1]);
+      if (value != null) {
+        qualifiers[n] = covered[cell][2];
+        values[n++] = value;
+      }
+    }
+    return ShuffleCell.puts(entry.key(), family, entry.ts(), qualifiers, values, n);
+  }
+
   /** The cells an entry holds: the marker, then each covered column the row has. */
   public List<EntryCell> cells(Result row) {
     List<EntryCell> out = new ArrayList<>(1 + covered.length);
     out.add(new EntryCell(marker, EMPTY));
     for (byte[][] c : covered) {
-      Cell cell = row.getColumnLatestCell(c[0], c[1]);
+      Cell cell = latest(row, c[0], c[1]);
       if (cell != null) {
         out.add(new EntryCell(c[2], CellUtil.cloneValue(cell)));
       }
@@ -148,7 +215,7 @@ public final class IndexEntries implements Serializable {
   public List<Column> missingCovered(Result row) {
     List<Column> out = new ArrayList<>();
     for (int i = 0; i < covered.length; i++) {
-      if (!row.containsColumn(covered[i][0], covered[i][1])) {
+      if (latest(row, covered[i][0], covered[i][1]) == null) {
         out.add(definition.covered().get(i));
       }
     }

@@ -64,74 +64,91 @@ public final class IndexEntryStage
 
   private final class Entries extends RowsToCells {
     private final IndexEntries entries = new IndexEntries(definition);
-    private final byte[] family = Bytes.toBytes(definition.family());
     private final PartitionRecords records;
-    private IndexStats stats = IndexStats.ZERO;
+    // The partition's counts (IndexStats), added up as the rows go.
+    private long rowsRead;
+    private long rowsIndexed;
+    private long entriesMade;
+    private long cellsMade;
+    private long rowsWithoutValue;
+    private long rowsRejected;
 
     Entries(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       super(rows);
       this.records = new PartitionRecords(conf, runDir, partition);
     }
 
-    /** A batch of rows, so the covered columns missing from a window read are fetched together. */
+    /**
+     * A batch of rows. A build writes each row's entries as it comes; a window read first collects
+     * the rows whose covered columns it did not get, to fetch them together.
+     */
     @Override
     protected void read(Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+      if (!window) {
+        for (int n = 0; n < FETCH_BATCH && rows.hasNext(); n++) {
+          Result row = rows.next()._2();
+          write(entries(row), row);
+        }
+        return;
+      }
       List<Result> batch = new ArrayList<>(FETCH_BATCH);
       List<List<IndexEntries.Entry>> made = new ArrayList<>(FETCH_BATCH);
       List<Result> needCovered = new ArrayList<>();
       while (batch.size() < FETCH_BATCH && rows.hasNext()) {
         Result row = rows.next()._2();
-        long indexed = 0;
-        long withoutValue = 0;
-        long rejected = 0;
-        List<IndexEntries.Entry> e;
-        try {
-          e = entries.entries(row);
-        } catch (KeyReject r) {
-          records.reject(r.reason().name(), r.detail(), row.getRow());
-          e = List.of();
-          rejected = 1;
+        List<IndexEntries.Entry> e = entries(row);
+        if (!e.isEmpty() && !entries.missingCovered(row).isEmpty()) {
+          needCovered.add(row);
         }
-        if (rejected == 0 && e.isEmpty()) {
-          if (definition.rejectMissing() && !window) {
-            records.reject(
-                RejectReason.FIELD_MISSING.name(),
-                "the row has no " + definition.valueName(),
-                row.getRow());
-            rejected = 1;
-          } else {
-            withoutValue = 1;
-          }
-        } else if (!e.isEmpty()) {
-          indexed = 1;
-          if (window && !entries.missingCovered(row).isEmpty()) {
-            needCovered.add(row);
-          }
-        }
-        stats = stats.plus(new IndexStats(1, indexed, e.size(), 0, withoutValue, rejected));
         batch.add(row);
         made.add(e);
       }
       Map<String, Result> fetched = fetchCovered(needCovered);
       for (int i = 0; i < batch.size(); i++) {
-        if (made.get(i).isEmpty()) {
-          continue;
-        }
         Result row = batch.get(i);
-        // A build fetches nothing: no key to print then.
         Result coveredFrom =
-            fetched.isEmpty() ? row : fetched.getOrDefault(Bytes.toStringBinary(row.getRow()), row);
-        List<IndexEntries.EntryCell> cells = entries.cells(coveredFrom);
-        for (IndexEntries.Entry entry : made.get(i)) {
-          // An entry's cells travel as one record (ShuffleCell).
-          List<byte[]> entryCells = new ArrayList<>(cells.size());
-          for (IndexEntries.EntryCell c : cells) {
-            entryCells.add(
-                ShuffleCell.put(entry.key(), family, c.qualifier(), entry.ts(), c.value()));
-          }
-          pending.add(new Tuple2<>(ShuffleCell.join(entryCells), null));
-          stats = stats.plus(new IndexStats(0, 0, 0, cells.size(), 0, 0));
-        }
+            made.get(i).isEmpty() || fetched.isEmpty()
+                ? row
+                : fetched.getOrDefault(Bytes.toStringBinary(row.getRow()), row);
+        write(made.get(i), coveredFrom);
+      }
+    }
+
+    /**
+     * A row's entries, counted: none when it has no indexed value (skipped, or rejected when the
+     * definition says so and this is no window read) or its entry key cannot be made (rejected).
+     */
+    private List<IndexEntries.Entry> entries(Result row) {
+      rowsRead++;
+      List<IndexEntries.Entry> e;
+      try {
+        e = entries.entries(row);
+      } catch (KeyReject r) {
+        records.reject(r.reason().name(), r.detail(), row.getRow());
+        rowsRejected++;
+        return List.of();
+      }
+      if (!e.isEmpty()) {
+        rowsIndexed++;
+        entriesMade += e.size();
+      } else if (definition.rejectMissing() && !window) {
+        records.reject(
+            RejectReason.FIELD_MISSING.name(),
+            "the row has no " + definition.valueName(),
+            row.getRow());
+        rowsRejected++;
+      } else {
+        rowsWithoutValue++;
+      }
+      return e;
+    }
+
+    /** Each entry's cells as one record (ShuffleCell), covered columns from {@code coveredFrom}. */
+    private void write(List<IndexEntries.Entry> made, Result coveredFrom) {
+      for (IndexEntries.Entry entry : made) {
+        byte[] record = entries.record(entry, coveredFrom);
+        cellsMade += ShuffleCell.cellCount(record);
+        pending.add(new Tuple2<>(record, null));
       }
     }
 
@@ -166,7 +183,10 @@ public final class IndexEntryStage
 
     @Override
     protected void finish() {
-      records.finish(stats.toLine());
+      records.finish(
+          new IndexStats(
+                  rowsRead, rowsIndexed, entriesMade, cellsMade, rowsWithoutValue, rowsRejected)
+              .toLine());
     }
   }
 }
