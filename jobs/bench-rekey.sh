@@ -7,9 +7,10 @@
 # and prints JSON with cells/s, the ratios, peak heap per method and the process's peak RSS.
 #
 #   jobs/bench-rekey.sh                    # BENCH_ROWS=400000 BENCH_MASTER=local[2] BENCH_ROUNDS=2
-# Results: var/bench/rekey-bench.json. The source table bench:messages is kept between runs.
+# Results: var/bench/rekey-bench.json. The source table bench:messages (bench:messages_N for
+# BENCH_ROWS=N) is kept between runs.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 cd "$REKEY_HOME"
 rekey_bench_messages
-rekey_bench_run io.rekey.bench.RekeyBenchmark bench:messages "$REKEY_VAR/bench/rekey-bench.json"
+rekey_bench_run io.rekey.bench.RekeyBenchmark "$BENCH_TABLE" "$REKEY_VAR/bench/rekey-bench.json"

@@ -100,9 +100,18 @@ rekey_bench_prepare() {
 
 # For the benchmarks: rekey_bench_prepare, then the generated table bench:messages of
 # ${BENCH_ROWS:-400000} messages (kept between runs; generated only when missing or empty).
+# Generates the benches' source table unless it is there, and names it in BENCH_TABLE:
+# bench:messages for the default 400,000 messages, bench:messages_N for BENCH_ROWS=N (so another
+# size gets a table of its own instead of silently reusing one of a different size).
 rekey_bench_messages() {
   rekey_bench_prepare
-  "$REKEY_HOME/jobs/hbase-rekey.sh" generate --table bench:messages --rows "${BENCH_ROWS:-400000}" \
+  local rows="${BENCH_ROWS:-400000}"
+  BENCH_TABLE=bench:messages
+  if [ "$rows" != 400000 ]; then
+    BENCH_TABLE="bench:messages_$rows"
+  fi
+  export BENCH_TABLE
+  "$REKEY_HOME/jobs/hbase-rekey.sh" generate --table "$BENCH_TABLE" --rows "$rows" \
     --seed 7 --if-nonempty skip
 }
 

@@ -20,8 +20,8 @@ import org.apache.hadoop.io.nativeio.NativeIO;
  * filesystem starts a {@code chmod} for every file it creates (twice: the file and its checksum
  * file) and for every directory level it makes. An index build on the local HBase started about 80
  * such processes in its tasks and 17 more while restoring its snapshot, each a fork of a JVM of
- * several gigabytes: most of the time its tasks spent off the CPU. With the native library, or for
- * a permission java.nio cannot express (a sticky bit), Hadoop's own way is used.
+ * several gigabytes: about half the time its tasks took was spent off the CPU. With the native
+ * library, or for a permission java.nio cannot express (a sticky bit), Hadoop's own way is used.
  */
 public class ShellFreeLocalFileSystem extends LocalFileSystem {
   /** The setting that names the filesystem class for {@code file:} paths. */
@@ -47,6 +47,7 @@ public class ShellFreeLocalFileSystem extends LocalFileSystem {
     }
   }
 
+  /** The nine permission bits as java.nio names them. */
   static Set<PosixFilePermission> posix(FsPermission permission) {
     Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
     add(

@@ -121,8 +121,11 @@ public final class IndexJob {
   /** Reads the window, makes and writes the entries; nothing is loaded yet. */
   IndexLoad.Written run(IndexTable table, Long windowFrom, long windowTo) {
     long t1 = System.nanoTime();
+    // Rows of the index's few columns are small: an update's live scan of a window takes them
+    // 5,000 to a round trip (the scanner's result size limit still caps a round trip's bytes);
+    // 500 made a 20,000-row window 10-15% slower. A snapshot read does not use it.
     Scan scan =
-        new IndexEntries(definition).restrict(new Scan().setCacheBlocks(false).setCaching(500));
+        new IndexEntries(definition).restrict(new Scan().setCacheBlocks(false).setCaching(5000));
     if (windowFrom != null) {
       try {
         scan.setTimeRange(windowFrom, windowTo);
