@@ -2,6 +2,7 @@ package io.rekey.keys;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -81,7 +82,41 @@ final class LayoutParser {
           "expected '+' between parts or ';' before column bindings, found '" + t.text + "'",
           t.column);
     }
+    if (known == null) {
+      requireEachFieldOnce(parts);
+    }
     return new KeyLayout(spec.trim(), mode, parts, bindings);
+  }
+
+  /**
+   * A source key reads each field out of the old key once: a second place with the same name would
+   * overwrite the first value, so two old keys that differ only there would map to one new key.
+   */
+  private static void requireEachFieldOnce(List<Part> parts) {
+    Map<String, Integer> seen = new HashMap<>();
+    for (Part p : parts) {
+      String name =
+          p instanceof Part.FieldPart f
+              ? f.field().name()
+              : p instanceof Part.Reverse r
+                  ? r.field().name()
+                  : p instanceof Part.ReverseTs t ? t.field() : null;
+      if (name == null) {
+        continue;
+      }
+      Integer first = seen.putIfAbsent(name, p.column());
+      if (first != null) {
+        throw new LayoutException(
+            "field "
+                + name
+                + " is named twice in the source key (first at column "
+                + first
+                + "); each part of the old key needs a name of its own, e.g. "
+                + name
+                + "2",
+            p.column());
+      }
+    }
   }
 
   private Part part(KeyMode mode) {

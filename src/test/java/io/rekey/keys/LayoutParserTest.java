@@ -46,6 +46,22 @@ class LayoutParserTest {
   }
 
   @Test
+  void aSourceKeyThatNamesAFieldTwiceIsRefusedAtTheSecondPlace() {
+    // The second sender would overwrite the first: old keys that differ in one of them would merge.
+    fails(
+        "text: ts:long + '_' + sender + '_' + sender",
+        "field sender is named twice in the source key (first at column 23); each part of the old"
+            + " key needs a name of its own, e.g. sender2 (column 38)");
+    fails(
+        "text: reverse(phone) + '_' + phone",
+        "field phone is named twice in the source key (first at column 7); each part of the old"
+            + " key needs a name of its own, e.g. phone2 (column 30)");
+    // A target may use a source field as often as it likes.
+    assertThat(KeyLayout.parse("salt(4, user) + user + '_' + user", SOURCE).canonicalSpec())
+        .contains("user + '_' + user");
+  }
+
+  @Test
   void modes() {
     assertThat(KeyLayout.parse("text: a + '_' + b").mode()).isEqualTo(KeyMode.TEXT);
     assertThat(KeyLayout.parse("binary: a + b").mode()).isEqualTo(KeyMode.BINARY);
@@ -135,7 +151,8 @@ class LayoutParserTest {
             + " '-' (column 17)");
     fails(
         "ts:long + '_' + ts:str",
-        "field ts is declared long and str; give it one type (column 17)");
+        "field ts is named twice in the source key (first at column 1); each part of the old key"
+            + " needs a name of its own, e.g. ts2 (column 17)");
     fails(
         "user ; user = m:u",
         "field user is in the key already; a column cannot define it too (column 8)");
