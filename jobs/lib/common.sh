@@ -59,6 +59,8 @@ rekey_run_job() {
   rekey_ensure_jar
   rekey_default_hbase_conf
   local log4j="-Dlog4j2.configurationFile=file:$REKEY_HOME/conf/log4j2.properties"
+  # The whole log, stack traces included, goes to this file; the console gets one line per error.
+  local logfile="-Drekey.log.file=${REKEY_LOG_FILE:-$REKEY_HOME/var/log/hbase-rekey.log}"
   local progress=false
   [ -t 2 ] && progress=true
   if [ -n "${SPARK_HOME:-}" ] && [ -x "$SPARK_HOME/bin/spark-submit" ]; then
@@ -67,7 +69,7 @@ rekey_run_job() {
     [ -n "${REKEY_MASTER:-}" ] && master_args=(--master "$REKEY_MASTER")
     exec "$SPARK_HOME/bin/spark-submit" "${master_args[@]}" \
       --class "$REKEY_MAIN" \
-      --driver-java-options "$log4j" \
+      --driver-java-options "$log4j $logfile" \
       --conf spark.ui.showConsoleProgress=$progress \
       "$REKEY_JAR" "$@"
   fi
@@ -78,7 +80,7 @@ rekey_run_job() {
   export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
   rekey_say "running with SparkSubmit on the project's Spark runtime (no \$SPARK_HOME), master ${REKEY_MASTER:-local[*]}"
   # shellcheck disable=SC2046
-  exec java ${REKEY_DRIVER_OPTS:--Xmx2g} $(rekey_jvm_flags) "$log4j" -cp "$cp" \
+  exec java ${REKEY_DRIVER_OPTS:--Xmx2g} $(rekey_jvm_flags) "$log4j" "$logfile" -cp "$cp" \
     org.apache.spark.deploy.SparkSubmit \
     --master "${REKEY_MASTER:-local[*]}" \
     --class "$REKEY_MAIN" \

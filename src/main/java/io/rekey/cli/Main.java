@@ -1,7 +1,8 @@
 package io.rekey.cli;
 
 import io.rekey.RekeyException;
-import io.rekey.index.IndexBusyException;
+import io.rekey.hbase.Outage;
+import io.rekey.hbase.RunLockedException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
@@ -12,6 +13,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +25,18 @@ public final class Main {
   /** The program name in usage text. */
   public static final String PROGRAM = "hbase-rekey";
 
-  private static final Logger LOG = LoggerFactory.getLogger(Main.class);
+  /**
+   * Goes to the log file only (conf/log4j2.properties): the stack trace of a failed command, which
+   * the console replaces by one line saying what happened and what to do.
+   */
+  private static final Logger TRACE = LoggerFactory.getLogger("io.rekey.trace");
+
   private static final String INDEX = "index";
+
+  /** Where conf/log4j2.properties writes the whole log, stack traces included. */
+  private static final String LOG_FILE =
+      System.getProperty(
+          "rekey.log.file", System.getProperty("java.io.tmpdir") + "/hbase-rekey.log");
 
   private final PrintStream out;
   private final PrintStream err;
@@ -132,21 +144,38 @@ public final class Main {
       return command.run(options, context);
     } catch (InvalidOptionException e) {
       return usageError(program, e);
-    } catch (IndexBusyException e) {
+    } catch (RunLockedException e) {
       err.println("error: " + name + ": " + e.getMessage());
       return ExitCode.BUSY;
     } catch (RekeyException e) {
-      LOG.debug("{} failed", name, e);
+      TRACE.error("{} failed", name, e);
       err.println("error: " + name + ": " + e.getMessage());
       return ExitCode.FAILED;
     } catch (Exception | LinkageError e) {
+      Optional<String> outage = Outage.cause(e);
+      if (outage.isPresent()) {
+        TRACE.error("{} stopped by an outage", name, e);
+        err.println(
+            "error: "
+                + name
+                + ": HBase at "
+                + context.hbase().describe(context.hbase().toConfiguration())
+                + " stopped answering ("
+                + outage.get()
+                + "); check that it is up ('hbase-rekey status'), then rerun the same command."
+                + " The stack trace is in "
+                + LOG_FILE);
+        return ExitCode.FAILED;
+      }
       err.println(
           "error: "
               + name
               + " failed unexpectedly: "
               + e
-              + " (this is a bug in hbase-rekey; the log has the stack trace, please report it)");
-      LOG.error("{} failed unexpectedly", name, e);
+              + " (this is a bug in hbase-rekey; please report it with the stack trace in "
+              + LOG_FILE
+              + ")");
+      TRACE.error("{} failed unexpectedly", name, e);
       return ExitCode.FAILED;
     }
   }

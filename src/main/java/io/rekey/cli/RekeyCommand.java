@@ -46,6 +46,20 @@ final class RekeyCommand implements Command<RekeyOptions> {
         RekeyPlanner.Planned planned = RekeyJob.plan(null, connection, conf, options);
         RekeyResult result = new RekeyJob(null, connection, conf, options, planned).execute();
         context.emit(RekeyText.result(result), result);
+        if (planned.plan().everySampleRejected()) {
+          // A plan that would copy nothing is no plan: say so, and let a script see it.
+          context
+              .err()
+              .println(
+                  "error: rekey: every one of the "
+                      + planned.plan().sampleKeys().size()
+                      + " sample rows is rejected (first: "
+                      + planned.plan().sampleKeys().get(0).reject()
+                      + "): --source-key does not describe "
+                      + options.source()
+                      + "'s keys; fix it and try again");
+          return ExitCode.FAILED;
+        }
         return ExitCode.OK;
       }
       SparkSession spark = SparkSessions.getOrCreate("hbase-rekey rekey");

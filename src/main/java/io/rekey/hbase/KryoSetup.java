@@ -3,6 +3,8 @@ package io.rekey.hbase;
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import io.rekey.verify.CellDigest;
+import io.rekey.write.WriteStats;
+import io.rekey.write.WrittenFile;
 import org.apache.spark.serializer.KryoRegistrator;
 
 /**
@@ -15,6 +17,7 @@ public final class KryoSetup implements KryoRegistrator {
   public void registerClasses(Kryo kryo) {
     kryo.register(byte[].class);
     kryo.register(WriteStats.class, new JavaSerializer());
+    kryo.register(WrittenFile.class, new JavaSerializer());
     kryo.register(CellDigest.class, new JavaSerializer());
   }
 }

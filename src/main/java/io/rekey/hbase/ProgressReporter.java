@@ -1,34 +1,26 @@
 package io.rekey.hbase;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.SparkStageInfo;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.scheduler.AccumulableInfo;
-import org.apache.spark.scheduler.SparkListener;
-import org.apache.spark.scheduler.SparkListenerExecutorMetricsUpdate;
-import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.util.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.Tuple4;
-import scala.collection.JavaConverters;
 
 /**
  * Logs a long job's progress at a steady interval: cells read so far, the rate and, when the total
  * is known, the time left, plus the running stages' tasks. A Spark accumulator only reaches the
  * driver when a task ends, so the partial counts of running tasks are taken from the executors'
- * heartbeats (every 10 s by default) as well.
+ * heartbeats as well ({@link LiveCount}).
  */
 public final class ProgressReporter implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ProgressReporter.class);
 
   private final ScheduledExecutorService timer;
   private final JavaSparkContext sc;
-  private final Listener listener;
+  private final LiveCount cellsSoFar;
   private final long started = System.nanoTime();
 
   /**
@@ -41,8 +33,7 @@ public final class ProgressReporter implements AutoCloseable {
       long expectedCells,
       long periodSeconds) {
     this.sc = sc;
-    this.listener = new Listener(cells.id());
-    sc.sc().addSparkListener(listener);
+    this.cellsSoFar = new LiveCount(sc, cells);
     timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -51,42 +42,10 @@ public final class ProgressReporter implements AutoCloseable {
               return t;
             });
     timer.scheduleAtFixedRate(
-        () -> report(job, cells, expectedCells), periodSeconds, periodSeconds, TimeUnit.SECONDS);
+        () -> report(job, expectedCells), periodSeconds, periodSeconds, TimeUnit.SECONDS);
   }
 
-  /** Keeps the latest partial value of the accumulator for each running task. */
-  private static final class Listener extends SparkListener {
-    private final long accumulatorId;
-    private final Map<Long, Long> running = new ConcurrentHashMap<>();
-
-    Listener(long accumulatorId) {
-      this.accumulatorId = accumulatorId;
-    }
-
-    @Override
-    public void onExecutorMetricsUpdate(SparkListenerExecutorMetricsUpdate update) {
-      for (Tuple4<Object, Object, Object, scala.collection.Seq<AccumulableInfo>> task :
-          JavaConverters.seqAsJavaList(update.accumUpdates())) {
-        for (AccumulableInfo info : JavaConverters.seqAsJavaList(task._4())) {
-          if (info.id() == accumulatorId && info.update().isDefined()) {
-            running.put((Long) task._1(), ((Number) info.update().get()).longValue());
-          }
-        }
-      }
-    }
-
-    @Override
-    public void onTaskEnd(SparkListenerTaskEnd end) {
-      // Its final value is now in the accumulator itself.
-      running.remove(end.taskInfo().taskId());
-    }
-
-    long partial() {
-      return running.values().stream().mapToLong(Long::longValue).sum();
-    }
-  }
-
-  private void report(String job, LongAccumulator cells, long expected) {
+  private void report(String job, long expected) {
     try {
       StringBuilder stages = new StringBuilder();
       for (int id : sc.statusTracker().getActiveStageIds()) {
@@ -97,7 +56,7 @@ public final class ProgressReporter implements AutoCloseable {
         }
       }
       double secs = (System.nanoTime() - started) / 1e9;
-      long n = cells.value() + listener.partial();
+      long n = cellsSoFar.value();
       long rate = secs > 0 ? Math.round(n / secs) : 0;
       String eta =
           expected > 0 && rate > 0 && n < expected
@@ -112,6 +71,6 @@ public final class ProgressReporter implements AutoCloseable {
   @Override
   public void close() {
     timer.shutdownNow();
-    sc.sc().removeSparkListener(listener);
+    cellsSoFar.close();
   }
 }

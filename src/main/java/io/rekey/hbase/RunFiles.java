@@ -20,14 +20,16 @@ import org.slf4j.LoggerFactory;
  * The layout of a run directory, on the cluster's filesystem:
  *
  * <pre>
- * RUN/manifest.json          what was planned, written and loaded (see RunManifest)
- * RUN/map/stats-N, rejects-N per input partition: counts, and rejected rows with their reasons
- * RUN/hfiles/FAMILY/...      HFiles waiting for the bulk load
- * RUN/tmp/...                files of task attempts in progress
+ * RUN/manifest.json          what was planned, written and loaded (rekey's RunManifest)
+ * RUN/ledger.json            the committed HFiles and which are loaded (write.Ledger)
+ * RUN/map/stats-N.tA, rejects-N.tA.tsv   per input partition and task attempt A: counts, and
+ *                            rejected rows with their reasons (one attempt per partition is kept)
+ * RUN/hfiles/FAMILY/...      HFiles the driver committed, waiting for the bulk load
+ * RUN/tmp/pN-aK-tA/...       each writer task attempt's own files, until the driver commits them
  * </pre>
  *
- * Files of one task are written under a temporary name and renamed when complete, so a retried task
- * replaces, never adds to, what an earlier attempt left.
+ * No task renames onto, or deletes, a name another attempt could use: what a retried or speculative
+ * attempt leaves is told apart from the accepted attempt's by its directory or suffix.
  */
 public final class RunFiles {
   private static final Logger LOG = LoggerFactory.getLogger(RunFiles.class);
@@ -94,30 +96,63 @@ public final class RunFiles {
   }
 
   /**
-   * The counts line each map task left ({@code RUN/map/stats-N}).
+   * The counts line of each map task ({@code RUN/map/stats-N.tATTEMPT}), one per input partition.
+   * Where several attempts of a task completed (a retry after a lost executor, a speculative copy),
+   * their counts must agree, since they read the same snapshot; one attempt's counts and rejects
+   * are kept and the others' files are deleted, so the rejects glob lists each rejected row once.
    *
-   * @throws RekeyException when not every input partition left its counts
+   * @throws RekeyException when not every input partition left its counts, or two attempts of one
+   *     partition counted differently (a live scan whose rows changed between them)
    */
   public static List<String> partitionCounts(Configuration conf, Path run, int partitions)
       throws IOException {
     Path map = map(run);
     FileSystem fs = map.getFileSystem(conf);
-    List<String> lines = new ArrayList<>();
+    java.util.TreeMap<Integer, java.util.TreeMap<String, String>> byPartition =
+        new java.util.TreeMap<>();
     for (FileStatus f : fs.listStatus(map, p -> p.getName().startsWith("stats-"))) {
+      String[] name = f.getPath().getName().substring("stats-".length()).split("\\.", 2);
       try (BufferedReader in =
           new BufferedReader(new InputStreamReader(fs.open(f.getPath()), StandardCharsets.UTF_8))) {
-        lines.add(in.readLine());
+        byPartition
+            .computeIfAbsent(Integer.parseInt(name[0]), k -> new java.util.TreeMap<>())
+            .put(name.length > 1 ? name[1] : "", in.readLine());
       }
     }
-    if (lines.size() != partitions) {
+    if (byPartition.size() != partitions) {
       throw new RekeyException(
           "the map stage left counts for "
-              + lines.size()
+              + byPartition.size()
               + " of "
               + partitions
               + " input partitions in "
               + map
               + "; nothing was loaded. Run again");
+    }
+    List<String> lines = new ArrayList<>();
+    for (var partition : byPartition.entrySet()) {
+      var attempts = partition.getValue();
+      String kept = attempts.firstKey();
+      String line = attempts.get(kept);
+      for (var other : attempts.entrySet()) {
+        if (!other.getValue().equals(line)) {
+          throw new RekeyException(
+              "two attempts of map task "
+                  + partition.getKey()
+                  + " counted differently ("
+                  + line
+                  + " and "
+                  + other.getValue()
+                  + "): the rows read changed between them, as a live scan's can; nothing was"
+                  + " loaded. Run again, from a snapshot for a point-in-time copy");
+        }
+        if (!other.getKey().equals(kept)) {
+          String suffix = partition.getKey() + "." + other.getKey();
+          fs.delete(new Path(map, "stats-" + suffix), false);
+          fs.delete(new Path(map, "rejects-" + suffix + ".tsv"), false);
+        }
+      }
+      lines.add(line);
     }
     return lines;
   }

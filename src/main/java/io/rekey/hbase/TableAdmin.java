@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.NamespaceNotFoundException;
 import org.apache.hadoop.hbase.TableName;
@@ -28,6 +31,11 @@ import org.slf4j.LoggerFactory;
 /** Table-level operations the jobs need: existence, emptiness, pre-split creation, snapshots. */
 public final class TableAdmin {
   private static final Logger LOG = LoggerFactory.getLogger(TableAdmin.class);
+
+  /** HBase's bound on a client's wait for a table procedure. */
+  static final String SYNC_WAIT_KEY = "hbase.client.sync.wait.timeout.msec";
+
+  private static final long DEFAULT_SYNC_WAIT_MS = 10 * 60_000L;
   private final Connection connection;
 
   public TableAdmin(Connection connection) {
@@ -119,6 +127,18 @@ public final class TableAdmin {
     await(createLikeAsync(source, target, splits), target);
   }
 
+  /** Disables and deletes a table (one this job created and nothing was loaded into). */
+  public void drop(TableName table) {
+    try (Admin admin = connection.getAdmin()) {
+      if (admin.isTableEnabled(table)) {
+        admin.disableTable(table);
+      }
+      admin.deleteTable(table);
+    } catch (IOException e) {
+      throw new RekeyException("cannot drop " + table + ": " + e.getMessage(), e);
+    }
+  }
+
   /** {@link #createLike}, started: {@link #await} waits for the regions to be assigned. */
   public Future<Void> createLikeAsync(
       TableDescriptor source, TableName target, List<byte[]> splits) {
@@ -129,36 +149,90 @@ public final class TableAdmin {
     return createAsync(builder.build(), splits);
   }
 
-  /** Creates a table, and its namespace when missing, pre-split at {@code splits}. */
+  /** Whether namespace {@code ns} exists. */
+  public boolean namespaceExists(String ns) {
+    try (Admin admin = connection.getAdmin()) {
+      admin.getNamespaceDescriptor(ns);
+      return true;
+    } catch (NamespaceNotFoundException e) {
+      return false;
+    } catch (IOException e) {
+      throw new RekeyException("cannot look up namespace " + ns + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Creates namespace {@code ns} unless it exists. */
+  public void ensureNamespace(String ns) {
+    if (namespaceExists(ns)) {
+      return;
+    }
+    try (Admin admin = connection.getAdmin()) {
+      admin.createNamespace(NamespaceDescriptor.create(ns).build());
+    } catch (org.apache.hadoop.hbase.NamespaceExistException e) {
+      // Created by another run at the same moment.
+    } catch (IOException e) {
+      throw new RekeyException("cannot create namespace " + ns + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Creates a table pre-split at {@code splits}; its namespace must exist. */
   public void create(TableDescriptor table, List<byte[]> splits) {
     await(createAsync(table, splits), table.getTableName());
   }
 
   /**
-   * Starts creating a table (its namespace first, when missing), pre-split at {@code splits}: the
-   * master assigns the regions while the caller goes on; {@link #await} waits for it.
+   * Starts creating a table, pre-split at {@code splits}: the master assigns the regions while the
+   * caller goes on; {@link #await} waits for it, within its bound. The request itself is sent from
+   * a thread of its own, since the master answers it only once the table's lock is taken: a master
+   * that cannot take it (or has gone) would otherwise hold the caller for the RPC timeout. Its
+   * namespace must exist ({@link #ensureNamespace}): a namespace is never made as a side effect of
+   * a typo.
    */
   public Future<Void> createAsync(TableDescriptor table, List<byte[]> splits) {
-    try (Admin admin = connection.getAdmin()) {
-      String ns = table.getTableName().getNamespaceAsString();
-      try {
-        admin.getNamespaceDescriptor(ns);
-      } catch (NamespaceNotFoundException e) {
-        admin.createNamespace(NamespaceDescriptor.create(ns).build());
-      }
-      return splits.isEmpty()
-          ? admin.createTableAsync(table)
-          : admin.createTableAsync(table, splits.toArray(new byte[0][]));
-    } catch (IOException e) {
-      throw new RekeyException(
-          "cannot create the table " + table.getTableName() + ": " + e.getMessage(), e);
-    }
+    CompletableFuture<Void> created = new CompletableFuture<>();
+    Thread request =
+        new Thread(
+            () -> {
+              try (Admin admin = connection.getAdmin()) {
+                (splits.isEmpty()
+                        ? admin.createTableAsync(table)
+                        : admin.createTableAsync(table, splits.toArray(new byte[0][])))
+                    .get();
+                created.complete(null);
+              } catch (ExecutionException e) {
+                created.completeExceptionally(e.getCause());
+              } catch (IOException | RuntimeException e) {
+                created.completeExceptionally(e);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                created.completeExceptionally(e);
+              }
+            },
+            "create " + table.getTableName());
+    request.setDaemon(true);
+    request.start();
+    return created;
   }
 
-  /** Waits until a table {@link #createAsync} started is created, its regions assigned. */
-  public static void await(Future<Void> creation, TableName table) {
+  /**
+   * Waits until a table {@link #createAsync} started is created, its regions assigned, for at most
+   * HBase's own bound on such waits, {@code hbase.client.sync.wait.timeout.msec} (ten minutes by
+   * default; {@code --hbase-set} changes it).
+   */
+  public void await(Future<Void> creation, TableName table) {
+    long bound = connection.getConfiguration().getLong(SYNC_WAIT_KEY, DEFAULT_SYNC_WAIT_MS);
     try {
-      creation.get();
+      creation.get(bound, TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new RekeyException(
+          "the master did not finish creating "
+              + table
+              + " within "
+              + bound / 1000
+              + " s ("
+              + SYNC_WAIT_KEY
+              + "); check that HBase is up ('hbase-rekey status'), then rerun the same command",
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RekeyException("interrupted while creating the table " + table, e);

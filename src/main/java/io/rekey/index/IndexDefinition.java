@@ -119,12 +119,7 @@ public record IndexDefinition(
               1,
               65_536)
           .withDefault(16L);
-  public static final OptionDef<String> STATE_TABLE =
-      OptionDef.text(
-              "state-table",
-              "NS:TABLE",
-              "where the watermark, the lock and the run history of indexes live")
-          .withDefault("rekey_index_state");
+  public static final OptionDef<String> STATE_TABLE = io.rekey.hbase.RunLock.STATE_TABLE;
   public static final OptionDef<Long> SAFETY_LAG =
       OptionDef.number(
               "safety-lag",

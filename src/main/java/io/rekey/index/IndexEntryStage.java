@@ -1,13 +1,13 @@
 package io.rekey.index;
 
 import io.rekey.hbase.ExecutorConnections;
-import io.rekey.hbase.PartitionRecords;
-import io.rekey.hbase.RowsToCells;
 import io.rekey.hbase.ShippedConfiguration;
-import io.rekey.hbase.ShuffleCell;
 import io.rekey.index.IndexDefinition.Column;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.RejectReason;
+import io.rekey.write.PartitionRecords;
+import io.rekey.write.RowsToCells;
+import io.rekey.write.ShuffleCell;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -2,9 +2,11 @@ package io.rekey.index;
 
 import io.rekey.RekeyException;
 import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.RunLock;
 import io.rekey.hbase.TableRead;
 import io.rekey.options.OptionDef;
 import io.rekey.report.Json;
+import io.rekey.write.BulkLoader;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,14 +74,17 @@ public final class IndexJob {
   /**
    * Runs the job under the index's lock.
    *
-   * @throws IndexBusyException when another run of the index holds the lock
+   * @throws io.rekey.hbase.RunLockedException when another run of the index holds the lock
    * @throws RekeyException when the run fails; the watermark is then unmoved
    */
   public IndexRunResult execute() {
     long started = System.currentTimeMillis();
     long t0 = System.nanoTime();
-    try (IndexState.Lock lock =
-        state.lock(update ? "index update" : "index build", options.breakLock())) {
+    try (RunLock lock =
+        state.lock(
+            update ? "index update" : "index build",
+            sc.sc().applicationId(),
+            options.breakLock())) {
       Long before = watermark();
       long windowTo =
           options.until() != null ? options.until() : started - definition.safetyLagMillis();
@@ -96,7 +101,7 @@ public final class IndexJob {
         windowFrom = before;
         if (windowTo <= windowFrom) {
           LOG.info("index: nothing to do: the watermark {} is at or past {}", before, windowTo);
-          return result(t0, false, windowFrom, windowTo, before, before, true, null);
+          return result(t0, false, windowFrom, windowTo, before, before, true, null, null);
         }
       }
       IndexTable table = new IndexTable(connection, definition);
@@ -104,7 +109,7 @@ public final class IndexJob {
       stageSeconds.put("plan", seconds(t0));
       IndexLoad.Written written = run(table, windowFrom, windowTo);
       long t2 = System.nanoTime();
-      new IndexLoad(sc, conf, definition, runDir()).load(connection, written);
+      BulkLoader.Stored stored = new IndexLoad(sc, conf, definition, runDir()).load(written);
       if (options.write() == IndexRunOptions.Write.HFILES) {
         stageSeconds.put("bulk load", seconds(t2));
       }
@@ -112,7 +117,15 @@ public final class IndexJob {
       state.moveWatermark(after);
       IndexRunResult result =
           result(
-              t0, written.table().created(), windowFrom, windowTo, before, after, false, written);
+              t0,
+              written.table().created(),
+              windowFrom,
+              windowTo,
+              before,
+              after,
+              false,
+              written,
+              stored);
       state.recordRun(started, Json.toJson(result));
       return result;
     }
@@ -191,7 +204,8 @@ public final class IndexJob {
       Long before,
       long after,
       boolean nothing,
-      IndexLoad.Written w) {
+      IndexLoad.Written w,
+      BulkLoader.Stored stored) {
     return new IndexRunResult(
         update ? "update" : "build",
         definition.source().getNameAsString(),
@@ -210,6 +224,7 @@ public final class IndexJob {
         w == null ? 0 : w.cellsWritten(),
         w == null ? 0 : w.bytesWritten(),
         w == null ? 0 : w.files(),
+        stored,
         w == null ? null : w.rejectsGlob(),
         w == null ? List.of() : w.rejectExamples(),
         stageSeconds,

@@ -1,16 +1,18 @@
 package io.rekey.index;
 
 import io.rekey.RekeyException;
-import io.rekey.hbase.BulkLoader;
-import io.rekey.hbase.HFileWriterStage;
-import io.rekey.hbase.PutWriterStage;
-import io.rekey.hbase.RegionPartitioner;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
-import io.rekey.hbase.ShuffleCell;
 import io.rekey.hbase.TableRead;
-import io.rekey.hbase.WriteStats;
 import io.rekey.keys.KeyReject;
+import io.rekey.write.BulkLoader;
+import io.rekey.write.HFileCommit;
+import io.rekey.write.HFileWriterStage;
+import io.rekey.write.Ledger;
+import io.rekey.write.PutWriterStage;
+import io.rekey.write.RegionPartitioner;
+import io.rekey.write.ShuffleCell;
+import io.rekey.write.WriteStats;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,10 +25,10 @@ import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -66,6 +68,7 @@ public final class IndexLoad {
    * What was written and is ready to load.
    *
    * @param rejectsGlob where the rejected rows are, or null when there are none
+   * @param ledger the committed HFiles, or null for Puts
    */
   public record Written(
       IndexTable.Layout table,
@@ -75,7 +78,8 @@ public final class IndexLoad {
       int files,
       int tasksPerRegion,
       String rejectsGlob,
-      List<String> rejectExamples) {}
+      List<String> rejectExamples,
+      Ledger ledger) {}
 
   /**
    * Makes and writes the entries of the rows {@code read} gives.
@@ -232,6 +236,7 @@ public final class IndexLoad {
       ShippedConfiguration shipped) {
     int tasksPerRegion = 1;
     List<WriteStats> perTask;
+    String runId = UUID.randomUUID().toString();
     if (how == IndexRunOptions.Write.PUTS) {
       // Puts need the table itself, not only its split points.
       table.awaitTable(definition.indexTable());
@@ -247,6 +252,7 @@ public final class IndexLoad {
       HFileWriterStage writer =
           new HFileWriterStage(
               runDir.toString(),
+              runId,
               definition.indexTable().getNameAsString(),
               List.of(table.family()),
               1L << 30,
@@ -269,10 +275,12 @@ public final class IndexLoad {
     } catch (IOException e) {
       throw new RekeyException("cannot read the entry stage's counts in " + runDir, e);
     }
-    WriteStats written =
-        perTask.stream()
-            .reduce(WriteStats::plus)
-            .orElse(new WriteStats(0, 0, 0, List.of(), 0, List.of()));
+    WriteStats written = perTask.stream().reduce(WriteStats::plus).orElse(WriteStats.NONE);
+    // Exactly the files of the attempts Spark accepted, one per partition, into the load directory.
+    Ledger ledger =
+        how == IndexRunOptions.Write.HFILES
+            ? HFileCommit.commit(conf, runDir, runId, perTask)
+            : null;
     if (!stats.addsUp() || stats.cells() != written.cellsWritten()) {
       throw new RekeyException(
           "the counts do not add up: "
@@ -315,27 +323,39 @@ public final class IndexLoad {
         stats,
         written.cellsWritten(),
         written.bytesWritten(),
-        written.files().size(),
+        ledger == null ? 0 : ledger.entries().size(),
         tasksPerRegion,
         rejects,
-        rejects == null ? List.of() : RunFiles.rejectExamples(conf, runDir, REJECT_EXAMPLES));
+        rejects == null ? List.of() : RunFiles.rejectExamples(conf, runDir, REJECT_EXAMPLES),
+        ledger);
   }
 
   /**
-   * Bulk-loads what {@link #write} wrote through {@code connection}, then removes the run's
-   * temporary files.
+   * Bulk-loads what {@link #write} committed (only what is not loaded yet), counts the entry cells
+   * stored, then removes the run's temporary files.
+   *
+   * @return the stored-cell check, or null for Puts
    */
-  public void load(Connection connection, Written written) {
+  public BulkLoader.Stored load(Written written) {
     written.table().awaitTable(definition.indexTable());
-    Path hfiles = RunFiles.hfiles(runDir);
+    BulkLoader.Stored stored = null;
+    if (written.ledger() != null && !written.ledger().entries().isEmpty()) {
+      stored =
+          BulkLoader.load(
+                  conf,
+                  definition.indexTable(),
+                  runDir,
+                  written.ledger(),
+                  written.cellsWritten(),
+                  List.of(written.table().family()),
+                  written.tasksPerRegion() * 4)
+              .stored();
+    }
     try {
-      if (written.files() > 0 && hfiles.getFileSystem(conf).exists(hfiles)) {
-        BulkLoader.load(
-            connection, conf, definition.indexTable(), hfiles, written.tasksPerRegion() * 4);
-      }
       runDir.getFileSystem(conf).delete(RunFiles.tmp(runDir), true);
     } catch (IOException e) {
       throw new RekeyException("cannot use the run directory " + runDir + ": " + e.getMessage(), e);
     }
+    return stored;
   }
 }

@@ -1,6 +1,7 @@
 package io.rekey.index;
 
 import io.rekey.hbase.ReadOptions;
+import io.rekey.hbase.RunLock;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.Times;
@@ -56,9 +57,7 @@ public record IndexRunOptions(
               0,
               Long.MAX_VALUE)
           .withDefault(0L);
-  public static final OptionDef<Boolean> BREAK_LOCK =
-      OptionDef.flag(
-          "break-lock", "take the index's lock even when held (only when that run is dead)");
+  public static final OptionDef<Boolean> BREAK_LOCK = RunLock.BREAK_LOCK;
   public static final OptionDef<String> UNTIL =
       OptionDef.text(
           "until",

@@ -1,5 +1,6 @@
 package io.rekey.index;
 
+import io.rekey.write.BulkLoader;
 import java.util.List;
 import java.util.Map;
 
@@ -14,6 +15,8 @@ import java.util.Map;
  * @param watermarkBefore the watermark the run started from, or null
  * @param watermarkAfter the watermark the run left
  * @param nothingToDo the window was empty (the watermark is already at the end)
+ * @param stored the entry cells stored, counted from the index table's store files, against the
+ *     cells written; null for Puts and when nothing was loaded
  * @param rejectsGlob the rejects files, or null when no row was rejected
  * @param indexRegions how a new index table's regions were planned, or null when it existed
  */
@@ -35,6 +38,7 @@ public record IndexRunResult(
     long cellsWritten,
     long bytesWritten,
     int files,
+    BulkLoader.Stored stored,
     String rejectsGlob,
     List<String> rejectExamples,
     Map<String, Double> stageSeconds,

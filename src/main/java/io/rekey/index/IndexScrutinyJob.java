@@ -2,6 +2,7 @@ package io.rekey.index;
 
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.RunLock;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
@@ -80,7 +81,7 @@ public final class IndexScrutinyJob {
   public IndexScrutinyResult execute(boolean repair, int samples, boolean breakLock) {
     long t0 = System.nanoTime();
     IndexState state = new IndexState(connection, definition.stateTable(), definition.indexTable());
-    try (IndexState.Lock lock = state.lock("index scrutiny", breakLock)) {
+    try (RunLock lock = state.lock("index scrutiny", sc.sc().applicationId(), breakLock)) {
       new TableAdmin(connection).descriptor(definition.indexTable(), "index");
       OptionalLong w = state.watermark();
       long watermark = w.isPresent() ? w.getAsLong() : Long.MAX_VALUE;

@@ -52,17 +52,19 @@ public final class IndexTable {
    * @param regionStarts empty for Puts into an existing table, which need no split points
    * @param splitPlan how a new table's regions were planned (null for an existing table)
    * @param creation the creation of a new index table, still assigning its regions, or null
+   * @param admin waits for the creation, within its bound
    */
   public record Layout(
       FamilySettings family,
       List<byte[]> regionStarts,
       boolean created,
       String splitPlan,
-      Future<Void> creation) {
+      Future<Void> creation,
+      TableAdmin admin) {
     /** Waits until a new table's regions are assigned: before loading into it. */
     public void awaitTable(TableName table) {
       if (creation != null) {
-        TableAdmin.await(creation, table);
+        admin.await(creation, table);
       }
     }
   }
@@ -114,6 +116,8 @@ public final class IndexTable {
       Planned plan = splits(sampleKeys);
       List<byte[]> splits = plan.splits();
       TableDescriptor planned = descriptor(source);
+      // An index's namespace is part of its definition file, checked when it was written.
+      admin.ensureNamespace(definition.indexTable().getNamespaceAsString());
       Future<Void> creation = admin.createAsync(planned, splits);
       LOG.info("index: creating {} with {}", definition.indexTable(), plan.how());
       List<byte[]> starts = new ArrayList<>();
@@ -124,14 +128,16 @@ public final class IndexTable {
           starts,
           true,
           plan.how(),
-          creation);
+          creation,
+          admin);
     }
     return new Layout(
         FamilySettings.of(checkedIndex.getColumnFamily(Bytes.toBytes(definition.family()))),
         splitPoints ? admin.regionStartKeys(definition.indexTable()) : List.of(),
         false,
         null,
-        null);
+        null,
+        admin);
   }
 
   /**

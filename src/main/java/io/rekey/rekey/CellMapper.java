@@ -1,12 +1,12 @@
 package io.rekey.rekey;
 
-import io.rekey.hbase.PartitionRecords;
-import io.rekey.hbase.RowsToCells;
 import io.rekey.hbase.ShippedConfiguration;
-import io.rekey.hbase.ShuffleCell;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
+import io.rekey.write.PartitionRecords;
+import io.rekey.write.RowsToCells;
+import io.rekey.write.ShuffleCell;
 import java.util.Arrays;
 import java.util.Iterator;
 import org.apache.hadoop.hbase.Cell;
@@ -35,22 +35,27 @@ public final class CellMapper
   private final String runDir;
   private final ShippedConfiguration conf;
   private final LongAccumulator cellsProgress;
+  private final LongAccumulator rowsRejectedProgress;
 
   /**
    * @param trackOldRows carry each cell's old row (non-injective layouts: collision checks)
    * @param cellsProgress counts cells as they are read, for progress lines only
+   * @param rowsRejectedProgress counts rejected rows as they are found, so the driver can stop the
+   *     job once there are more than it may load without
    */
   public CellMapper(
       KeyMapping mapping,
       boolean trackOldRows,
       String runDir,
       ShippedConfiguration conf,
-      LongAccumulator cellsProgress) {
+      LongAccumulator cellsProgress,
+      LongAccumulator rowsRejectedProgress) {
     this.mapping = mapping;
     this.trackOldRows = trackOldRows;
     this.runDir = runDir;
     this.conf = conf;
     this.cellsProgress = cellsProgress;
+    this.rowsRejectedProgress = rowsRejectedProgress;
   }
 
   @Override
@@ -97,6 +102,7 @@ public final class CellMapper
         cellsRejected += cells.length;
         if (!(sameRow && lastRowRejected)) {
           rowsRejected++;
+          rowsRejectedProgress.add(1);
           records.reject(r.reason().name(), r.detail(), oldRow);
         }
         lastRow = oldRow;

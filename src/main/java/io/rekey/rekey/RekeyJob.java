@@ -1,17 +1,21 @@
 package io.rekey.rekey;
 
 import io.rekey.RekeyException;
-import io.rekey.hbase.BulkLoader;
-import io.rekey.hbase.HFileWriterStage;
 import io.rekey.hbase.ProgressReporter;
-import io.rekey.hbase.RegionPartitioner;
+import io.rekey.hbase.RejectLimit;
 import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.RunLock;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.hbase.WriteStats;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyResult;
+import io.rekey.write.BulkLoader;
+import io.rekey.write.HFileCommit;
+import io.rekey.write.HFileWriterStage;
+import io.rekey.write.Ledger;
+import io.rekey.write.RegionPartitioner;
+import io.rekey.write.WriteStats;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +24,7 @@ import java.util.concurrent.Future;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
@@ -71,39 +76,111 @@ public final class RekeyJob {
     return new RekeyPlanner(connection, conf).plan(options, cores);
   }
 
-  /** The whole job: run (or resume), commit, verify, clean up. */
+  /**
+   * The whole job: run (or resume), commit, verify, clean up. A run that fails deletes the snapshot
+   * it took (unless {@code --keep-snapshot}, or its HFiles are written and a rerun resumes), and a
+   * target it created that holds nothing yet; the exception says what was removed or kept.
+   */
   public RekeyResult execute() {
     long started = System.nanoTime();
     RekeyPlan plan = planned.plan();
     if (options.dryRun()) {
       return RekeyResult.dryRun(plan, seconds(started));
     }
-    RunManifest manifest = run();
-    boolean resumed = manifest.state() == RunManifest.State.LOADED || resumedFromWritten;
-    manifest = commit(manifest);
-    VerifyResult verify = options.verify() ? verify(manifest) : null;
-    cleanUp(manifest);
+    RunManifest manifest;
+    VerifyResult verify;
+    boolean resumed;
+    // One run per target at a time: a second would delete this one's run directory and snapshot.
+    // Taken before anything can fail and be cleaned up, so a refused run touches nothing.
+    try (RunLock lock =
+        RunLock.take(
+            connection,
+            TableName.valueOf(options.stateTable()),
+            options.target(),
+            "rekey " + options.source() + " -> " + options.target(),
+            sc.sc().applicationId(),
+            options.breakLock())) {
+      try {
+        manifest = run();
+        resumed = manifest.state() == RunManifest.State.LOADED || resumedFromWritten;
+        manifest = commit(manifest);
+        verify = options.verify() ? verify(manifest) : null;
+      } catch (RuntimeException e) {
+        String removed = cleanUpAfterFailure();
+        if (removed.isEmpty() || !(e instanceof RekeyException)) {
+          throw e;
+        }
+        throw new RekeyException(e.getMessage() + " (" + removed + ")", e);
+      }
+      cleanUp(manifest);
+    }
     MapStats m = manifest.map();
-    RekeyResult result =
-        new RekeyResult(
-            plan,
-            false,
-            resumed,
-            manifest.state().name(),
-            m.rowsRead(),
-            m.cellsRead(),
-            manifest.cellsWritten(),
-            m.rowsRejected(),
-            m.cellsRejected(),
-            m.cellsSkipped(),
-            manifest.bytesWritten(),
-            manifest.files().size(),
-            rejectsGlob(m),
-            rejectExamples(m),
-            verify,
-            stageSeconds,
-            seconds(started));
-    return result;
+    return new RekeyResult(
+        plan,
+        false,
+        resumed,
+        manifest.state().name(),
+        m.rowsRead(),
+        m.cellsRead(),
+        manifest.cellsWritten(),
+        m.rowsRejected(),
+        m.cellsRejected(),
+        m.cellsSkipped(),
+        manifest.bytesWritten(),
+        manifest.files(),
+        manifest.stored(),
+        rejectsGlob(m),
+        rejectExamples(m),
+        verify,
+        stageSeconds,
+        seconds(started));
+  }
+
+  /**
+   * After a failure: deletes the run's snapshot, unless it is to be kept or a rerun resumes from it
+   * (the HFiles are written: the rerun loads them and verifies against the same point in time), and
+   * a target this run created while it is still empty (nothing loaded, so a rerun creates it
+   * again).
+   *
+   * @return what was removed or kept, for the message; empty when nothing was
+   */
+  private String cleanUpAfterFailure() {
+    List<String> removed = new java.util.ArrayList<>();
+    try {
+      RunManifest current = RunManifest.read(conf, runDir);
+      TableAdmin admin = new TableAdmin(connection);
+      String snapshot = current != null ? current.snapshot() : planned.plan().snapshot();
+      boolean resumable = current != null && current.state() == RunManifest.State.WRITTEN;
+      if (snapshot != null && admin.snapshotExists(snapshot)) {
+        if (resumable || options.keepSnapshot()) {
+          // The same command resumes the load and verifies against the point in time it copied.
+          removed.add(
+              "kept the snapshot "
+                  + snapshot
+                  + (resumable
+                      ? ": the same command loads the rest and verifies against it"
+                      : " (--keep-snapshot)"));
+        } else {
+          admin.deleteSnapshot(snapshot);
+          deleteQuietly(restoreDir(snapshot));
+          removed.add("removed the snapshot " + snapshot);
+        }
+      }
+      boolean nothingLoaded =
+          current == null
+              || current.state() == RunManifest.State.STARTED
+              || current.state() == RunManifest.State.REFUSED;
+      if (planned.plan().createTarget()
+          && nothingLoaded
+          && admin.exists(options.target())
+          && !admin.hasRows(options.target())) {
+        admin.drop(options.target());
+        removed.add("dropped the empty target " + options.target() + " it had created");
+      }
+    } catch (IOException | RuntimeException cleanup) {
+      LOG.warn("rekey: could not clean up after the failure: {}", cleanup.getMessage());
+    }
+    return String.join("; ", removed);
   }
 
   /**
@@ -165,6 +242,9 @@ public final class RekeyJob {
         throw new RekeyException(
             "the target " + options.target() + " appeared after the plan was made; run again");
       }
+      if (options.createNamespace()) {
+        admin.ensureNamespace(options.target().getNamespaceAsString());
+      }
       creation =
           admin.createLikeAsync(
               planned.sourceDescriptor(), options.target(), planned.splitPoints());
@@ -177,13 +257,15 @@ public final class RekeyJob {
     RunManifest manifest =
         new RunManifest(
             fingerprint(),
+            java.util.UUID.randomUUID().toString(),
             RunManifest.State.STARTED,
             plan.snapshot(),
             created,
             null,
             0,
             0,
-            List.of(),
+            0,
+            null,
             System.currentTimeMillis());
     manifest.write(conf, runDir);
     stageSeconds.put("plan", seconds(t0));
@@ -194,8 +276,10 @@ public final class RekeyJob {
     int inputPartitions = source.getNumPartitions();
     boolean track = plan.collisionCheck();
     LongAccumulator progress = sc.sc().longAccumulator("rekey cells read");
+    LongAccumulator rejectedSoFar = sc.sc().longAccumulator("rekey rows rejected");
     CellMapper mapper =
-        new CellMapper(options.mapping(), track, runDir.toString(), shipped, progress);
+        new CellMapper(
+            options.mapping(), track, runDir.toString(), shipped, progress, rejectedSoFar);
     JavaPairRDD<byte[], byte[]> mapped =
         JavaPairRDD.fromJavaRDD(source.mapPartitionsWithIndex(mapper, true));
     byte[][] starts = planned.splitPoints().toArray(new byte[0][]);
@@ -203,6 +287,7 @@ public final class RekeyJob {
     HFileWriterStage writer =
         new HFileWriterStage(
             runDir.toString(),
+            manifest.runId(),
             options.target().getNameAsString(),
             plan.families(),
             options.maxFileBytes(),
@@ -220,23 +305,41 @@ public final class RekeyJob {
         false);
     List<WriteStats> perTask;
     ProgressReporter reporter = new ProgressReporter("rekey", sc, progress, 0, 10);
+    RejectLimit limit = new RejectLimit(sc, "rekey", rejectedSoFar, options.maxRejects());
     try {
       perTask = mapped.partitionBy(partitioner).mapPartitionsWithIndex(writer, false).collect();
+    } catch (Exception e) { // SparkException is checked, and Spark's Java API throws it unsaid
+      if (!limit.tripped()) {
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+      }
+      manifest.with(RunManifest.State.REFUSED).write(conf, runDir);
+      throw new RekeyException(
+          "at least "
+              + limit.rejectedSoFar()
+              + " rows could not be mapped, more than --max-rejects "
+              + options.maxRejects()
+              + ", so the job was stopped there and nothing was loaded. The rows and reasons found"
+              + " so far are in "
+              + RunFiles.rejectsGlob(runDir)
+              + " (first: "
+              + String.join(" | ", RunFiles.rejectExamples(conf, runDir, 1))
+              + "). Fix the key specs, or raise --max-rejects to copy without them",
+          e);
     } finally {
+      limit.close();
       reporter.close();
       sc.clearJobGroup();
     }
     if (creation != null) {
-      TableAdmin.await(creation, options.target());
+      admin.await(creation, options.target());
       LOG.info("rekey: created {} with {} regions", options.target(), plan.targetRegions());
     }
     stageSeconds.put("read, map and write HFiles", seconds(t1));
 
     MapStats stats = mapStats(inputPartitions);
-    WriteStats written =
-        perTask.stream()
-            .reduce(WriteStats::plus)
-            .orElse(new WriteStats(0, 0, 0, List.of(), 0, List.of()));
+    WriteStats written = perTask.stream().reduce(WriteStats::plus).orElse(WriteStats.NONE);
+    // Exactly the files of the attempts Spark accepted, one per partition, into the load directory.
+    Ledger ledger = HFileCommit.commit(conf, runDir, manifest.runId(), perTask);
     if (stats.cellsRead()
         != written.cellsWritten() + stats.cellsRejected() + stats.cellsSkipped()) {
       manifest.with(RunManifest.State.REFUSED).write(conf, runDir);
@@ -276,18 +379,22 @@ public final class RekeyJob {
               + ". Keep the lost fields in the target key, or pass --allow-merge to merge them");
     }
     RunManifest done =
-        manifest.written(stats, written.cellsWritten(), written.bytesWritten(), written.files());
+        manifest.written(
+            stats, written.cellsWritten(), written.bytesWritten(), ledger.entries().size());
     done.write(conf, runDir);
     LOG.info(
         "rekey: wrote {} cells in {} HFiles ({} rows read, {} rejected)",
         written.cellsWritten(),
-        written.files().size(),
+        ledger.entries().size(),
         stats.rowsRead(),
         stats.rowsRejected());
     return done;
   }
 
-  /** Loads the written HFiles unless an earlier run did; safe to repeat. */
+  /**
+   * Loads the committed HFiles that are not loaded yet (the ledger knows which), then counts the
+   * cells stored from the target's store files; safe to repeat.
+   */
   public RunManifest commit(RunManifest manifest) {
     if (manifest.state() == RunManifest.State.LOADED) {
       return manifest;
@@ -298,14 +405,25 @@ public final class RekeyJob {
     long t0 = System.nanoTime();
     int maxFiles = planned.plan().tasksPerRegion() * 4;
     try {
-      Path hfiles = RunFiles.hfiles(runDir);
-      if (hfiles.getFileSystem(conf).exists(hfiles)) {
-        BulkLoader.load(connection, conf, options.target(), hfiles, maxFiles);
+      Ledger ledger = Ledger.read(conf, runDir);
+      if (ledger == null) {
+        throw new RekeyException(
+            "the run " + runDir + " is WRITTEN but has no ledger; delete it and run again");
       }
-      RunManifest loaded = manifest.with(RunManifest.State.LOADED);
-      loaded.write(conf, runDir);
-      stageSeconds.put("bulk load", seconds(t0));
-      return loaded;
+      BulkLoader.Loaded loaded =
+          BulkLoader.load(
+              conf,
+              options.target(),
+              runDir,
+              ledger,
+              manifest.cellsWritten(),
+              planned.plan().families(),
+              maxFiles);
+      RunManifest done = manifest.loaded(loaded.stored());
+      done.write(conf, runDir);
+      LOG.info("rekey: {}", loaded.stored().line());
+      stageSeconds.put("bulk load and stored-cell count", seconds(t0));
+      return done;
     } catch (IOException e) {
       throw new RekeyException("cannot record the load in " + runDir + ": " + e.getMessage(), e);
     }
@@ -417,6 +535,10 @@ public final class RekeyJob {
     return RunFiles.rejectExamples(conf, runDir, REJECT_EXAMPLES);
   }
 
+  /**
+   * Every option that changes which cells are written, or how they are cut into files: a rerun with
+   * any of them changed starts clean instead of loading files written without it.
+   */
   private String fingerprint() {
     return options.source()
         + " -> "
@@ -424,7 +546,24 @@ public final class RekeyJob {
         + " | "
         + options.mapping().source().canonicalSpec()
         + " => "
-        + options.mapping().target().canonicalSpec();
+        + options.mapping().target().canonicalSpec()
+        + " | read="
+        + (options.liveScan() ? "live-scan" : "snapshot")
+        + (options.raw() ? ",raw" : "")
+        + " batch="
+        + options.batch()
+        + " allow-merge="
+        + options.allowMerge()
+        + " max-rejects="
+        + options.maxRejects()
+        + " max-file-size="
+        + options.maxFileBytes()
+        + " regions="
+        + options.regions()
+        + " splits-per-bucket="
+        + options.splitsPerBucket()
+        + " tasks-per-region="
+        + options.tasksPerRegion();
   }
 
   private static double seconds(long since) {

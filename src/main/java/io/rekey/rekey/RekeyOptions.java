@@ -1,6 +1,7 @@
 package io.rekey.rekey;
 
 import io.rekey.hbase.ReadOptions;
+import io.rekey.hbase.RunLock;
 import io.rekey.hbase.TableInspector;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.LayoutException;
@@ -20,6 +21,9 @@ import org.apache.hadoop.hbase.TableName;
  * @param tasksPerRegion writer tasks per target region, 0 to choose from the cluster's cores
  * @param batch cells per scan result, so wide rows are read in pieces
  * @param raw read raw: delete markers and the cells they hide are copied too
+ * @param createNamespace create the target's namespace when it does not exist
+ * @param stateTable where the run lock of the target lives
+ * @param breakLock take the target's run lock even when held
  */
 public record RekeyOptions(
     TableName source,
@@ -38,7 +42,10 @@ public record RekeyOptions(
     boolean allowNonEmpty,
     boolean allowMerge,
     int batch,
-    boolean raw) {
+    boolean raw,
+    boolean createNamespace,
+    String stateTable,
+    boolean breakLock) {
   public static final OptionDef<String> SOURCE =
       OptionDef.text("source", "NS:TABLE", "the table to copy").required();
   public static final OptionDef<String> TARGET =
@@ -107,6 +114,11 @@ public record RekeyOptions(
           "also copy delete markers and the cells they hide (a raw scan), so the target masks"
               + " exactly what the source masks");
 
+  public static final OptionDef<Boolean> CREATE_NAMESPACE =
+      OptionDef.flag(
+          "create-namespace",
+          "create the target's namespace when it does not exist (else a missing one is refused)");
+
   /** Every option of {@code rekey}, in usage order. */
   public static List<OptionDef<?>> declared() {
     return List.of(
@@ -128,7 +140,10 @@ public record RekeyOptions(
         ALLOW_NONEMPTY,
         ALLOW_MERGE,
         BATCH,
-        RAW);
+        RAW,
+        CREATE_NAMESPACE,
+        RunLock.STATE_TABLE,
+        RunLock.BREAK_LOCK);
   }
 
   /** Builds and checks the options from validated values. */
@@ -157,7 +172,10 @@ public record RekeyOptions(
         values.get(ALLOW_NONEMPTY),
         values.get(ALLOW_MERGE),
         values.get(BATCH).intValue(),
-        values.get(RAW));
+        values.get(RAW),
+        values.get(CREATE_NAMESPACE),
+        values.get(RunLock.STATE_TABLE),
+        values.get(RunLock.BREAK_LOCK));
   }
 
   /** Parses both key specs; a bad one is an option error naming its option and column. */

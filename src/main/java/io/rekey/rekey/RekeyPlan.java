@@ -40,6 +40,11 @@ public record RekeyPlan(
     sampleKeys = List.copyOf(sampleKeys);
   }
 
+  /** Whether there were sample rows and the source key spec rejected every one of them. */
+  public boolean everySampleRejected() {
+    return !sampleKeys.isEmpty() && sampleKeys.stream().allMatch(k -> k.reject() != null);
+  }
+
   /** Regions the target has or will have. */
   public int targetRegions() {
     return splitPoints.size() + 1;

@@ -2,7 +2,6 @@ package io.rekey.rekey;
 
 import io.rekey.RekeyException;
 import io.rekey.hbase.FamilySettings;
-import io.rekey.hbase.RegionPartitioner;
 import io.rekey.hbase.RowSampler;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.TableAdmin;
@@ -13,6 +12,8 @@ import io.rekey.keys.KeyReject;
 import io.rekey.keys.KeyText;
 import io.rekey.keys.LayoutException;
 import io.rekey.keys.SplitPoints;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.write.RegionPartitioner;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,6 +74,17 @@ public final class RekeyPlanner {
       }
     }
     boolean targetExists = admin.exists(options.target());
+    String namespace = options.target().getNamespaceAsString();
+    if (!targetExists && !options.createNamespace() && !admin.namespaceExists(namespace)) {
+      throw InvalidOptionException.of(
+          RekeyOptions.TARGET.name(),
+          options.target().getNameAsString(),
+          "is in namespace '"
+              + namespace
+              + "', which does not exist; check the name, create it ('create_namespace \""
+              + namespace
+              + "\"' in the HBase shell) or pass --create-namespace");
+    }
     List<FamilySettings> families = new ArrayList<>();
     TableDescriptor familiesFrom = source;
     if (targetExists) {

@@ -1,6 +1,7 @@
 package io.rekey.rekey;
 
 import io.rekey.verify.VerifyResult;
+import io.rekey.write.BulkLoader;
 import java.util.List;
 import java.util.Map;
 
@@ -11,6 +12,8 @@ import java.util.Map;
  * @param dryRun only the plan was made
  * @param resumed the run went on from an earlier run's files
  * @param state how far the run got ({@code LOADED} when it completed)
+ * @param stored the cells stored for the run, counted from the target's store files, against the
+ *     cells written; null when nothing was loaded
  * @param rejectsFiles the rejects files (tab-separated: reason, detail, old key, hex), or empty
  * @param rejectExamples the first rejects, for the summary
  * @param verify the comparison, or null when skipped
@@ -29,6 +32,7 @@ public record RekeyResult(
     long cellsSkipped,
     long bytesWritten,
     int files,
+    BulkLoader.Stored stored,
     String rejectsFiles,
     List<String> rejectExamples,
     VerifyResult verify,
@@ -43,7 +47,7 @@ public record RekeyResult(
   /** The result of a dry run: the plan, and nothing read, written or loaded. */
   public static RekeyResult dryRun(RekeyPlan plan, double seconds) {
     return new RekeyResult(
-        plan, true, false, "PLANNED", 0, 0, 0, 0, 0, 0, 0, 0, null, List.of(), null, Map.of(),
+        plan, true, false, "PLANNED", 0, 0, 0, 0, 0, 0, 0, 0, null, null, List.of(), null, Map.of(),
         seconds);
   }
 

@@ -3,9 +3,9 @@ package io.rekey.rekey;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rekey.hbase.RunFiles;
 import io.rekey.report.Json;
+import io.rekey.write.BulkLoader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -15,24 +15,29 @@ import org.apache.hadoop.fs.Path;
  * whose HFiles are all written resumes with the load; a loaded run is not loaded again; any other
  * run starts clean. Rewritten (atomically) after every step.
  *
- * @param fingerprint the source, target and key specs: a manifest of another job is not resumed
+ * @param fingerprint every option that changes what is written or loaded: a manifest of another
+ *     job, or of the same job with other such options, is not resumed
+ * @param runId the run's id, with which its HFiles are tagged (see {@link io.rekey.write.Ledger})
  * @param state how far the run got
  * @param snapshot the snapshot the run read, kept until the run completes, or null
  * @param createdTarget whether this run created the target table
  * @param map the map stage's counts, once written
  * @param cellsWritten cells in the HFiles, once written
  * @param bytesWritten bytes in the HFiles, once written
- * @param files the HFiles, relative to {@code hfiles/}, once written
+ * @param files how many HFiles were committed (the ledger lists them), once written
+ * @param stored the stored-cell check, once loaded
  */
 public record RunManifest(
     String fingerprint,
+    String runId,
     State state,
     String snapshot,
     boolean createdTarget,
     MapStats map,
     long cellsWritten,
     long bytesWritten,
-    List<String> files,
+    int files,
+    BulkLoader.Stored stored,
     long updatedMillis) {
   /** How far a run got. */
   public enum State {
@@ -46,13 +51,10 @@ public record RunManifest(
     LOADED
   }
 
-  public RunManifest {
-    files = files == null ? List.of() : List.copyOf(files);
-  }
-
   RunManifest with(State s) {
     return new RunManifest(
         fingerprint,
+        runId,
         s,
         snapshot,
         createdTarget,
@@ -60,12 +62,14 @@ public record RunManifest(
         cellsWritten,
         bytesWritten,
         files,
+        stored,
         System.currentTimeMillis());
   }
 
-  RunManifest written(MapStats stats, long cells, long bytes, List<String> hfiles) {
+  RunManifest written(MapStats stats, long cells, long bytes, int hfiles) {
     return new RunManifest(
         fingerprint,
+        runId,
         State.WRITTEN,
         snapshot,
         createdTarget,
@@ -73,6 +77,22 @@ public record RunManifest(
         cells,
         bytes,
         hfiles,
+        null,
+        System.currentTimeMillis());
+  }
+
+  RunManifest loaded(BulkLoader.Stored check) {
+    return new RunManifest(
+        fingerprint,
+        runId,
+        State.LOADED,
+        snapshot,
+        createdTarget,
+        map,
+        cellsWritten,
+        bytesWritten,
+        files,
+        check,
         System.currentTimeMillis());
   }
 

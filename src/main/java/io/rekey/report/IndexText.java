@@ -59,6 +59,9 @@ public final class IndexText {
             r.write().equals("puts")
                 ? "as Puts"
                 : Sizes.human(r.bytesWritten()) + " in " + r.files() + " HFile(s), bulk-loaded"));
+    if (r.stored() != null) {
+      out.append("  in the store ").append(r.stored().line()).append('\n');
+    }
     if (r.rejectsGlob() != null) {
       out.append("  rejects     ").append(r.rejectsGlob()).append('\n');
       for (String e : r.rejectExamples()) {

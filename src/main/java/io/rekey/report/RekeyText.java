@@ -105,6 +105,9 @@ public final class RekeyText {
         String.format(
             "  written        %s in %d HFile(s) for %d region(s)%n",
             Sizes.human(r.bytesWritten()), r.files(), r.plan().targetRegions()));
+    if (r.stored() != null) {
+      out.append("  in the store   ").append(r.stored().line()).append('\n');
+    }
     out.append("  time          ");
     r.stageSeconds().forEach((stage, s) -> out.append(String.format(" %s %.1f s;", stage, s)));
     out.append(String.format(" total %.1f s%n", r.totalSeconds()));

@@ -1,11 +1,11 @@
 package io.rekey.verify;
 
-import io.rekey.hbase.RegionPartitioner;
 import io.rekey.hbase.SourceReader;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.KeyText;
+import io.rekey.write.RegionPartitioner;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

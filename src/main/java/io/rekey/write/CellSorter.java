@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.write;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;

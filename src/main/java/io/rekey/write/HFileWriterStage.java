@@ -1,5 +1,8 @@
-package io.rekey.hbase;
+package io.rekey.write;
 
+import io.rekey.hbase.FamilySettings;
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.ShippedConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -11,17 +14,9 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
-import org.apache.hadoop.hbase.io.compress.Compression;
-import org.apache.hadoop.hbase.io.encoding.DataBlockEncoding;
-import org.apache.hadoop.hbase.io.hfile.CacheConfig;
-import org.apache.hadoop.hbase.io.hfile.HFile;
-import org.apache.hadoop.hbase.io.hfile.HFileContextBuilder;
-import org.apache.hadoop.hbase.regionserver.BloomType;
-import org.apache.hadoop.hbase.regionserver.HStoreFile;
 import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
-import org.apache.hadoop.hbase.regionserver.StoreUtils;
-import org.apache.hadoop.hbase.util.BloomFilterUtil;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.function.Function2;
@@ -30,9 +25,10 @@ import scala.Tuple2;
 /**
  * Writes one partition's cells, all within one target region, sorted in HBase order, as HFiles: one
  * file per family, rolled at a row boundary once it passes the size limit, each with its family's
- * compression, bloom filter, block size and data block encoding. Files are written under the
- * attempt's own temporary directory and renamed into {@code hfiles/FAMILY/} only when the whole
- * partition is written.
+ * compression, bloom filter, block size and data block encoding. Files are written in the task
+ * attempt's own directory and listed in the result the task returns; the task never moves them. The
+ * driver commits the files of the one attempt per partition whose result Spark accepted ({@link
+ * HFileCommit}), so a retried, speculative or zombie attempt cannot touch them.
  */
 public final class HFileWriterStage
     implements Function2<Integer, Iterator<Tuple2<byte[], byte[]>>, Iterator<WriteStats>> {
@@ -45,19 +41,23 @@ public final class HFileWriterStage
   private final long maxFileBytes;
   private final ShippedConfiguration conf;
   private final boolean valuesCarryOldRows;
+  private final String runId;
 
   /**
+   * @param runId the run's id in the ledger, with which every file is tagged
    * @param valuesCarryOldRows the pairs carry their cells' old rows (else null): check that no new
    *     row comes from two old rows
    */
   public HFileWriterStage(
       String runDir,
+      String runId,
       String tableName,
       List<FamilySettings> families,
       long maxFileBytes,
       boolean valuesCarryOldRows,
       ShippedConfiguration conf) {
     this.valuesCarryOldRows = valuesCarryOldRows;
+    this.runId = runId;
     this.runDir = runDir;
     this.tableName = tableName;
     this.families = List.copyOf(families);
@@ -97,16 +97,50 @@ public final class HFileWriterStage
   private final class OpenFile {
     final String family;
     final byte[] familyBytes;
-    final Path tmp;
+    final Path path;
+    final String name;
     final StoreFileWriter writer;
     long bytes;
+    long cells;
+    byte[] firstRow;
+    byte[] lastRow;
 
-    OpenFile(String family, Path tmp, StoreFileWriter writer) {
+    OpenFile(String family, Path path, String name, StoreFileWriter writer) {
       this.family = family;
       this.familyBytes = Bytes.toBytes(family);
-      this.tmp = tmp;
+      this.path = path;
+      this.name = name;
       this.writer = writer;
     }
+
+    void append(KeyValue cell) throws IOException {
+      writer.append(cell);
+      if (lastRow == null
+          || !Bytes.equals(
+              lastRow,
+              0,
+              lastRow.length,
+              cell.getRowArray(),
+              cell.getRowOffset(),
+              cell.getRowLength())) {
+        lastRow = CellUtil.cloneRow(cell);
+        if (firstRow == null) {
+          firstRow = lastRow;
+        }
+      }
+      bytes += cell.getLength();
+      cells++;
+    }
+
+    WrittenFile close() throws IOException {
+      HFiles.close(writer, HFiles.tag(runId, name));
+      long size = path.getFileSystem(writerConf()).getFileStatus(path).getLen();
+      return new WrittenFile(path.toString(), name, family, size, cells, firstRow, lastRow);
+    }
+  }
+
+  private Configuration writerConf() {
+    return conf.get();
   }
 
   private WriteStats write(int partition, Iterator<Tuple2<byte[], byte[]>> cells)
@@ -114,15 +148,25 @@ public final class HFileWriterStage
     Configuration c = new Configuration(conf.get());
     Path run = new Path(runDir);
     FileSystem fs = run.getFileSystem(c);
-    long attempt = TaskContext.get() == null ? 0 : TaskContext.get().taskAttemptId();
-    Path tmpDir = new Path(RunFiles.tmp(run), partition + "-" + attempt);
+    TaskContext task = TaskContext.get();
+    int attemptNumber = task == null ? 0 : task.attemptNumber();
+    // This attempt's own directory: no other attempt of any task writes, renames or deletes here.
+    Path attemptDir =
+        new Path(
+            RunFiles.tmp(run),
+            "p"
+                + partition
+                + "-a"
+                + attemptNumber
+                + "-t"
+                + (task == null ? System.nanoTime() : task.taskAttemptId()));
     Map<String, FamilySettings> settings = new HashMap<>();
     for (FamilySettings f : families) {
       settings.put(f.name(), f);
     }
     Map<String, OpenFile> open = new HashMap<>();
     Map<String, Integer> sequence = new HashMap<>();
-    List<OpenFile> finished = new ArrayList<>();
+    List<WrittenFile> finished = new ArrayList<>();
     long count = 0;
     long bytes = 0;
     long collisions = 0;
@@ -130,6 +174,7 @@ public final class HFileWriterStage
     byte[] rowKey = null;
     byte[] rowOwner = null;
     boolean rowCollided = false;
+    boolean faultChecked = false;
     OpenFile file = null; // the file of the last cell's family
     while (cells.hasNext()) {
       Tuple2<byte[], byte[]> next = cells.next();
@@ -148,6 +193,10 @@ public final class HFileWriterStage
                       rowLength)
                   != 0;
       if (newRow) {
+        if (rowKey != null && !faultChecked) {
+          faultChecked = true;
+          FaultHook.at(FaultHook.Point.WRITER_MIDFILE, partition, attemptNumber);
+        }
         rowKey = record;
         rowOwner = oldRow;
         rowCollided = false;
@@ -155,7 +204,7 @@ public final class HFileWriterStage
         if (rollDue(open.values())) {
           for (Map.Entry<String, OpenFile> e : new ArrayList<>(open.entrySet())) {
             if (e.getValue().bytes >= maxFileBytes) {
-              finished.add(close(e.getValue()));
+              finished.add(e.getValue().close());
               open.remove(e.getKey());
             }
           }
@@ -199,30 +248,24 @@ public final class HFileWriterStage
                       + tableName);
             }
             int seq = sequence.merge(family, 1, Integer::sum);
-            file = open(c, fs, tmpDir, f, partition, seq);
+            String name = family + "/" + String.format("p%05d-%03d", partition, seq);
+            Path path = new Path(attemptDir, name);
+            file = new OpenFile(family, path, name, HFiles.open(c, fs, path, f, tableName));
             open.put(family, file);
           }
         }
-        file.writer.append(cell);
+        file.append(cell);
         int length = cell.getLength();
-        file.bytes += length;
         bytes += length;
         count++;
         at += length;
       }
     }
     for (OpenFile f : open.values()) {
-      finished.add(close(f));
+      finished.add(f.close());
     }
-    List<String> names = new ArrayList<>();
-    Path hfiles = RunFiles.hfiles(run);
-    for (OpenFile f : finished) {
-      String name = f.family + "/" + f.tmp.getName();
-      RunFiles.replace(fs, f.tmp, new Path(hfiles, name));
-      names.add(name);
-    }
-    fs.delete(tmpDir, true);
-    return new WriteStats(partition, count, bytes, names, collisions, examples);
+    FaultHook.at(FaultHook.Point.WRITER_FINISHED, partition, attemptNumber);
+    return new WriteStats(partition, count, bytes, finished, collisions, examples);
   }
 
   private boolean rollDue(Iterable<OpenFile> files) {
@@ -232,48 +275,5 @@ public final class HFileWriterStage
       }
     }
     return false;
-  }
-
-  private OpenFile open(
-      Configuration c, FileSystem fs, Path tmpDir, FamilySettings f, int partition, int seq)
-      throws IOException {
-    BloomType bloom = BloomType.valueOf(f.bloomType());
-    Configuration writerConf = c;
-    if (bloom == BloomType.ROWPREFIX_FIXED_LENGTH && f.bloomParam() != null) {
-      writerConf = new Configuration(c);
-      writerConf.set(BloomFilterUtil.PREFIX_LENGTH_KEY, f.bloomParam());
-    }
-    HFileContextBuilder context =
-        new HFileContextBuilder()
-            .withCompression(Compression.Algorithm.valueOf(f.compression()))
-            .withDataBlockEncoding(DataBlockEncoding.valueOf(f.dataBlockEncoding()))
-            .withChecksumType(StoreUtils.getChecksumType(writerConf))
-            .withBytesPerCheckSum(StoreUtils.getBytesPerChecksum(writerConf))
-            .withBlockSize(f.blockSize())
-            .withColumnFamily(Bytes.toBytes(f.name()))
-            .withTableName(Bytes.toBytes(tableName))
-            .withCreateTime(System.currentTimeMillis());
-    if (HFile.getFormatVersion(writerConf) >= HFile.MIN_FORMAT_VERSION_WITH_TAGS) {
-      context.withIncludesTags(true);
-    }
-    Path path = new Path(new Path(tmpDir, f.name()), String.format("p%05d-%03d", partition, seq));
-    StoreFileWriter writer =
-        new StoreFileWriter.Builder(writerConf, CacheConfig.DISABLED, fs)
-            .withFilePath(path)
-            .withBloomType(bloom)
-            .withFileContext(context.build())
-            .build();
-    return new OpenFile(f.name(), path, writer);
-  }
-
-  private static OpenFile close(OpenFile f) throws IOException {
-    long now = System.currentTimeMillis();
-    f.writer.appendFileInfo(HStoreFile.BULKLOAD_TIME_KEY, Bytes.toBytes(now));
-    f.writer.appendFileInfo(HStoreFile.BULKLOAD_TASK_KEY, Bytes.toBytes("hbase-rekey"));
-    // Several files may cover one region: none of them is the product of a major compaction.
-    f.writer.appendFileInfo(HStoreFile.MAJOR_COMPACTION_KEY, Bytes.toBytes(false));
-    f.writer.appendTrackedTimestampsToMetadata();
-    f.writer.close();
-    return f;
   }
 }

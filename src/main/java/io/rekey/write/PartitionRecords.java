@@ -1,5 +1,7 @@
-package io.rekey.hbase;
+package io.rekey.write;
 
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.ShippedConfiguration;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -8,17 +10,21 @@ import java.util.HexFormat;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.spark.TaskContext;
 
 /**
  * What one map task leaves in its run directory ({@code RUN/map/}): the rows it rejected, one line
- * each (reason, detail, key printable, key hex), and its counts. Both are written under temporary
- * names and renamed when the partition is done, so a retried task replaces what an earlier attempt
- * left and the driver can prove that the counts add up.
+ * each (reason, detail, key printable, key hex), and its counts, so that the driver can prove that
+ * the counts add up. Each task attempt writes under names of its own ({@code stats-N.tATTEMPT},
+ * {@code rejects-N.tATTEMPT.tsv}), renamed from a temporary name when the partition is done: a
+ * retried or speculative attempt never replaces or deletes another's. The driver keeps one complete
+ * attempt's files per partition ({@link RunFiles#partitionCounts}).
  */
 public final class PartitionRecords {
   private final ShippedConfiguration conf;
   private final Path map;
   private final int partition;
+  private final String attempt;
   private OutputStream rejects;
   private Path rejectsTmp;
 
@@ -26,13 +32,15 @@ public final class PartitionRecords {
     this.conf = conf;
     this.map = RunFiles.map(new Path(runDir));
     this.partition = partition;
+    TaskContext task = TaskContext.get();
+    this.attempt = "t" + (task == null ? System.nanoTime() : task.taskAttemptId());
   }
 
   /** Appends one rejected row. */
   public void reject(String reason, String detail, byte[] key) {
     try {
       if (rejects == null) {
-        rejectsTmp = new Path(map, ".rejects-" + partition + ".tmp-" + System.nanoTime());
+        rejectsTmp = new Path(map, ".rejects-" + partition + "." + attempt + ".tmp");
         rejects = rejectsTmp.getFileSystem(conf.get()).create(rejectsTmp, true);
       }
       String line =
@@ -54,14 +62,16 @@ public final class PartitionRecords {
   public void finish(String countsLine) {
     try {
       FileSystem fs = map.getFileSystem(conf.get());
-      Path rejectsFile = new Path(map, "rejects-" + partition + ".tsv");
       if (rejects != null) {
         rejects.close();
-        RunFiles.replace(fs, rejectsTmp, rejectsFile);
-      } else if (fs.exists(rejectsFile)) {
-        fs.delete(rejectsFile, false);
+        Path rejectsFile = new Path(map, "rejects-" + partition + "." + attempt + ".tsv");
+        if (!fs.rename(rejectsTmp, rejectsFile)) {
+          throw new IOException("cannot rename " + rejectsTmp + " to " + rejectsFile);
+        }
       }
-      RunFiles.writeAtomically(conf.get(), new Path(map, "stats-" + partition), countsLine);
+      // The counts last: a stats file says this attempt's rejects file is complete.
+      RunFiles.writeAtomically(
+          conf.get(), new Path(map, "stats-" + partition + "." + attempt), countsLine);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the map stage's counts in " + map, e);
     }

@@ -1,5 +1,7 @@
-package io.rekey.hbase;
+package io.rekey.write;
 
+import io.rekey.hbase.ExecutorConnections;
+import io.rekey.hbase.ShippedConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.write;
 
 import java.io.Serializable;
 import java.util.ArrayList;

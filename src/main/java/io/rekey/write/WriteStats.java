@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.write;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -8,14 +8,14 @@ import java.util.List;
  * What one writer task wrote: cells, bytes, files, and the collisions it found (two old rows on one
  * new row, only checked for layouts that are not injective).
  *
- * @param files paths relative to the run's hfiles directory, {@code family/name}
+ * @param files the files the task attempt wrote, in its own directory (none for Puts)
  * @param collisionExamples a few {@code new row <- old row, old row}, printable
  */
 public record WriteStats(
     int partition,
     long cellsWritten,
     long bytesWritten,
-    List<String> files,
+    List<WrittenFile> files,
     long collisions,
     List<String> collisionExamples)
     implements Serializable {
@@ -24,9 +24,12 @@ public record WriteStats(
     collisionExamples = List.copyOf(collisionExamples);
   }
 
+  /** Nothing written. */
+  public static final WriteStats NONE = new WriteStats(0, 0, 0, List.of(), 0, List.of());
+
   /** The sum of two tasks' stats (the partition of the first). */
   public WriteStats plus(WriteStats o) {
-    List<String> f = new ArrayList<>(files);
+    List<WrittenFile> f = new ArrayList<>(files);
     f.addAll(o.files);
     List<String> ex = new ArrayList<>(collisionExamples);
     for (String e : o.collisionExamples) {

@@ -32,6 +32,24 @@ class RekeyCliIT {
     return all.toArray(new String[0]);
   }
 
+  /** {@code rekey} of cli:messages into {@code target} with the given specs. */
+  static String[] rekey(String target, String sourceKey, String targetKey, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "rekey",
+                "--source",
+                "cli:messages",
+                "--target",
+                target,
+                "--source-key",
+                sourceKey,
+                "--target-key",
+                targetKey));
+    args.addAll(List.of(more));
+    return cluster(args.toArray(new String[0]));
+  }
+
   @Test
   void rekeyThenVerifyThenRefuseBadInput() throws Exception {
     CliRun gen = CliRun.of(cluster("generate", "--table", "cli:messages", "--rows", "300"));
@@ -116,20 +134,28 @@ class RekeyCliIT {
         .contains("--target-key is 'salt(0, sender)' but cannot be used: salt buckets is 0");
 
     // A key spec that fits no row: rejects stop the job, exit 1, nothing loaded.
-    CliRun rejects =
-        CliRun.of(
-            cluster(
-                "rekey",
-                "--source",
-                "cli:messages",
-                "--target",
-                "cli:rejected",
-                "--source-key",
-                "binary: ts:long + '_' + rest",
-                "--target-key",
-                "rest"));
+    String noFit = "binary: ts:long + '_' + rest";
+    CliRun rejects = CliRun.of(rekey("cli:rejected", noFit, "rest"));
     assertThat(rejects.exit()).isEqualTo(ExitCode.FAILED);
     assertThat(rejects.err())
-        .contains("error: rekey: 300 rows (", "could not be mapped, more than --max-rejects 0");
+        .contains("error: rekey: ", "rows could not be mapped, more than --max-rejects 0");
+
+    // The same spec in a dry run: the plan shows every sample row rejected, and says so, exit 1.
+    CliRun dry = CliRun.of(rekey("cli:rejected", noFit, "rest", "--dry-run"));
+    assertThat(dry.exit()).as(dry.toString()).isEqualTo(ExitCode.FAILED);
+    assertThat(dry.err())
+        .contains(
+            "error: rekey: every one of the 10 sample rows is rejected (first: ",
+            "--source-key does not describe cli:messages's keys");
+
+    // A source key that names a field twice would merge rows: refused before anything runs.
+    String twice = "text: ts:long + '_' + sender + '_' + sender";
+    CliRun merged = CliRun.of(rekey("cli:twice", twice, "sender + reverse_ts(ts)"));
+    assertThat(merged.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(merged.err())
+        .contains(
+            "--source-key is '"
+                + twice
+                + "' but cannot be used: field sender is named twice in the source key");
   }
 }

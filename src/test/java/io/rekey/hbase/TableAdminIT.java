@@ -118,4 +118,36 @@ class TableAdminIT {
         .hasMessageNotContaining("attempts");
     assertThat(System.nanoTime() - started).isLessThan(LOCK_WAIT_MILLIS * 1_000_000);
   }
+
+  @Test
+  void aTableCreationTheMasterCannotFinishStopsAtTheBoundWithALine() throws Exception {
+    TableName t = MiniHBase.uniqueTable("stuck");
+    // The create procedure waits for the table's lock, as it would for a master that went away.
+    LockManager.MasterLock lock = exclusiveLock(t);
+    java.util.Map<String, String> props =
+        new java.util.HashMap<>(MiniHBase.settings().properties());
+    props.put("hbase.client.sync.wait.timeout.msec", "2000");
+    try (Connection quick =
+        HBaseConnections.open(new HBaseSettings(MiniHBase.zkQuorum(), null, props))) {
+      TableAdmin admin = new TableAdmin(quick);
+      long started = System.nanoTime();
+      assertThatThrownBy(
+              () ->
+                  admin.create(
+                      org.apache.hadoop.hbase.client.TableDescriptorBuilder.newBuilder(t)
+                          .setColumnFamily(
+                              org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of("m"))
+                          .build(),
+                      java.util.List.of()))
+          .isInstanceOf(RekeyException.class)
+          .hasMessage(
+              "the master did not finish creating "
+                  + t
+                  + " within 2 s (hbase.client.sync.wait.timeout.msec); check that HBase is up"
+                  + " ('hbase-rekey status'), then rerun the same command");
+      assertThat(System.nanoTime() - started).isLessThan(30_000_000_000L);
+    } finally {
+      lock.release();
+    }
+  }
 }

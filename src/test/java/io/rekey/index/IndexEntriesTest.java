@@ -2,8 +2,8 @@ package io.rekey.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rekey.hbase.ShuffleCell;
 import io.rekey.options.OptionValues;
+import io.rekey.write.ShuffleCell;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.RekeyException;
 import io.rekey.cli.ExitCode;
-import io.rekey.hbase.BulkLoader;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionValues;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
+import io.rekey.write.BulkLoader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -378,22 +378,23 @@ class IndexIT {
     int runs = 4;
     CountDownLatch start = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(runs);
-    List<Future<IndexState.Lock>> taken = new ArrayList<>();
+    List<Future<io.rekey.hbase.RunLock>> taken = new ArrayList<>();
     for (int i = 0; i < runs; i++) {
-      Callable<IndexState.Lock> take =
+      Callable<io.rekey.hbase.RunLock> take =
           () -> {
             start.await();
             try {
-              return new IndexState(connection, stateTable, index).lock("index update", false);
-            } catch (IndexBusyException e) {
+              return new IndexState(connection, stateTable, index)
+                  .lock("index update", null, false);
+            } catch (io.rekey.hbase.RunLockedException e) {
               return null;
             }
           };
       taken.add(pool.submit(take));
     }
     start.countDown();
-    List<IndexState.Lock> held = new ArrayList<>();
-    for (Future<IndexState.Lock> f : taken) {
+    List<io.rekey.hbase.RunLock> held = new ArrayList<>();
+    for (Future<io.rekey.hbase.RunLock> f : taken) {
       if (f.get() != null) {
         held.add(f.get());
       }
@@ -424,7 +425,7 @@ class IndexIT {
         .contains("is locked by another run (index update by ")
         .contains("--break-lock");
     held.get(0).close();
-    assertThat(new IndexState(connection, stateTable, index).lock("index build", false))
+    assertThat(new IndexState(connection, stateTable, index).lock("index build", null, false))
         .isNotNull();
   }
 

@@ -4,7 +4,11 @@ import io.rekey.hbase.SparkSessions;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
-/** One local Spark (local[2], no UI) per test JVM, configured the way the jobs configure it. */
+/**
+ * One local Spark (two cores, no UI) per test JVM, configured the way the jobs configure it. Its
+ * master is {@code local[2,4]}: a failed task is tried up to four times, as on a cluster, so fault
+ * tests can fail an attempt for real and see the retry.
+ */
 public final class SparkLocal {
   private static JavaSparkContext sc;
 
@@ -12,7 +16,7 @@ public final class SparkLocal {
 
   public static synchronized JavaSparkContext context() {
     if (sc == null) {
-      System.setProperty("spark.master", "local[2]");
+      System.setProperty("spark.master", "local[2,4]");
       System.setProperty("spark.ui.enabled", "false");
       System.setProperty("spark.sql.shuffle.partitions", "4");
       System.setProperty("spark.driver.host", "127.0.0.1");

@@ -1,0 +1,25 @@
+package io.rekey.hbase;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetAddress;
+import org.junit.jupiter.api.Test;
+
+/** Which lock holders are provably dead: only processes of this host that no longer run. */
+class RunLockTest {
+  @Test
+  void onlyAGoneProcessOfThisHostIsDead() throws Exception {
+    String host = InetAddress.getLocalHost().getHostName();
+    long me = ProcessHandle.current().pid();
+    assertThat(RunLock.deadHere("rekey a -> b by pid " + me + " on " + host + " since x"))
+        .isFalse();
+    // Past any pid Linux hands out (pid_max is at most 2^22).
+    assertThat(RunLock.deadHere("rekey a -> b by pid 99999999 on " + host + " since x")).isTrue();
+    assertThat(
+            RunLock.deadHere(
+                "index build by pid 99999999 on " + host + ", Spark application local-1 since x"))
+        .isTrue();
+    assertThat(RunLock.deadHere("rekey a -> b by pid 99999999 on another-host since x")).isFalse();
+    assertThat(RunLock.deadHere("written by something else")).isFalse();
+  }
+}

@@ -1,0 +1,133 @@
+package io.rekey.rekey;
+
+import static io.rekey.rekey.RekeyIT.SALTED;
+import static io.rekey.rekey.RekeyIT.actual;
+import static io.rekey.rekey.RekeyIT.connection;
+import static io.rekey.rekey.RekeyIT.expected;
+import static io.rekey.rekey.RekeyIT.job;
+import static io.rekey.rekey.RekeyIT.messages;
+import static io.rekey.rekey.RekeyIT.options;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rekey.RekeyException;
+import io.rekey.hbase.RunLockedException;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.testing.TestTables;
+import io.rekey.write.FaultHook;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.spark.TaskContext;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What rekey refuses, and what it leaves behind when it does: a second run of the same target, a
+ * namespace that does not exist, too many rejects (stopped early); snapshots and empty targets of
+ * failed runs are removed.
+ */
+class RekeyRefusalsIT extends OnMiniCluster {
+
+  private static List<String> snapshotsOf(String source) throws Exception {
+    List<String> names = new ArrayList<>();
+    try (Admin admin = connection.getAdmin()) {
+      admin.listSnapshots().forEach(s -> names.add(s.getName()));
+    }
+    return names.stream().filter(n -> n.contains(source)).toList();
+  }
+
+  @Test
+  void aSecondRunOfTheSameTargetExitsLockedAndTheFirstCompletes() throws Exception {
+    TableName source = messages("rr_lock_src", 200);
+    RekeyOptions options = options("rr_lock_src", "rr_lock_dst", SALTED);
+    CountDownLatch writing = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    FaultHook.set(
+        (point, partition, attempt) -> {
+          if (point == FaultHook.Point.WRITER_MIDFILE && partition == 0) {
+            writing.countDown();
+            release.await(60, TimeUnit.SECONDS);
+          }
+        });
+    CompletableFuture<RekeyResult> first =
+        CompletableFuture.supplyAsync(() -> job(options).execute());
+    assertThat(writing.await(60, TimeUnit.SECONDS)).isTrue();
+
+    assertThatThrownBy(() -> job(options).execute())
+        .isInstanceOf(RunLockedException.class)
+        .hasMessageContaining(
+            "rr_lock_dst is locked by another run (rekey rr_lock_src -> rr_lock_dst")
+        .hasMessageContaining("--break-lock");
+    release.countDown();
+
+    RekeyResult result = first.get(120, TimeUnit.SECONDS);
+    assertThat(result.verify().matches()).isTrue();
+    assertThat(result.stored().proven()).isTrue();
+    assertThat(actual(TableName.valueOf("rr_lock_dst")))
+        .isEqualTo(expected(source, options.mapping()));
+  }
+
+  @Test
+  void aTargetInAMissingNamespaceIsRefusedUnlessAskedToCreateIt() throws Exception {
+    messages("rr_ns_src", 20);
+    assertThatThrownBy(() -> job(options("rr_ns_src", "rr_nosuchns:dst", SALTED)))
+        .isInstanceOf(InvalidOptionException.class)
+        .hasMessage(
+            "--target is 'rr_nosuchns:dst' but is in namespace 'rr_nosuchns', which does not"
+                + " exist; check the name, create it ('create_namespace \"rr_nosuchns\"' in the HBase"
+                + " shell) or pass --create-namespace");
+    try (Admin admin = connection.getAdmin()) {
+      assertThat(admin.listNamespaces()).doesNotContain("rr_nosuchns");
+    }
+    RekeyResult created =
+        job(options("rr_ns_src", "rr_nosuchns:dst", SALTED, "create-namespace", "true")).execute();
+    assertThat(created.verify().matches()).isTrue();
+  }
+
+  @Test
+  void moreRejectsThanAllowedStopTheJobEarlyAndLeaveNoSnapshotOrEmptyTarget() throws Exception {
+    TableName source = TableName.valueOf("rr_rej_src");
+    TestTables.create(source, org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.of("m"));
+    List<Put> rows = new ArrayList<>();
+    for (int i = 0; i < 2000; i++) {
+      // Every row's key lacks the source key's separators: each one is rejected.
+      rows.add(
+          new Put(RekeyIT.b("badkey" + i))
+              .addColumn(RekeyIT.b("m"), RekeyIT.b("q"), RekeyIT.b("v")));
+    }
+    for (int i = 0; i < 50; i++) {
+      rows.add(
+          new Put(RekeyIT.b((RekeyIT.T0 + i) + "_user" + i + "_o" + i))
+              .addColumn(RekeyIT.b("m"), RekeyIT.b("q"), RekeyIT.b("v")));
+    }
+    TestTables.put(source, rows);
+    // Writers that would take a minute: a job that read and wrote everything before looking at
+    // its rejects would take that long.
+    FaultHook.set(
+        (point, partition, attempt) -> {
+          if (point == FaultHook.Point.WRITER_MIDFILE) {
+            for (int i = 0; i < 600 && !TaskContext.get().isInterrupted(); i++) {
+              Thread.sleep(100);
+            }
+          }
+        });
+    long started = System.nanoTime();
+    assertThatThrownBy(() -> job(options("rr_rej_src", "rr_rej_dst", SALTED)).execute())
+        .isInstanceOf(RekeyException.class)
+        .hasMessageContaining("rows could not be mapped, more than --max-rejects 0")
+        .hasMessageContaining("nothing was loaded")
+        .hasMessageContaining("rejects-*.tsv")
+        .hasMessageContaining("removed the snapshot rekey-rr_rej_src-")
+        .hasMessageContaining("dropped the empty target rr_rej_dst it had created");
+    assertThat((System.nanoTime() - started) / 1e9).isLessThan(45);
+    assertThat(snapshotsOf("rr_rej_src")).isEmpty();
+    try (Admin admin = connection.getAdmin()) {
+      assertThat(admin.tableExists(TableName.valueOf("rr_rej_dst"))).isFalse();
+    }
+  }
+}
