@@ -2,9 +2,11 @@ package io.rekey.cli;
 
 import io.rekey.RekeyException;
 import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.SparkSessions;
 import io.rekey.hbase.TableAdmin;
+import io.rekey.hbase.TableRead;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.RekeyText;
@@ -13,7 +15,6 @@ import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
@@ -52,37 +53,23 @@ final class VerifyCommand implements Command<VerifyOptions> {
       JavaSparkContext sc =
           JavaSparkContext.fromSparkContext(
               SparkSessions.getOrCreate("hbase-rekey verify").sparkContext());
-      String snapshot = null;
-      Path restore = null;
-      try {
-        JavaPairRDD<ImmutableBytesWritable, Result> source;
-        if (options.liveScan()) {
-          source =
-              SourceReader.live(
-                  sc, conf, options.source(), SourceReader.fullScan(batch(options), options.raw()));
-        } else {
-          snapshot =
-              "rekey-verify-"
-                  + options.source().getNameAsString().replace(':', '_')
-                  + "-"
-                  + System.currentTimeMillis();
-          admin.snapshot(options.source(), snapshot);
-          Path root = new Path(conf.get("hbase.rootdir", "file:///tmp/hbase"));
-          restore = new Path(root.getParent(), "rekey-staging/restore-" + snapshot);
-          source =
-              SourceReader.fromSnapshot(
-                  sc,
-                  conf,
-                  snapshot,
-                  restore,
-                  SourceReader.fullScan(batch(options), options.raw()));
-        }
+      // The source through its own snapshot (a point in time), deleted when done, failed or not.
+      try (TableRead source =
+          TableRead.open(
+              sc,
+              connection,
+              conf,
+              options.source(),
+              SourceReader.fullScan(batch(options), options.raw()),
+              options.liveScan(),
+              RunFiles.staging(conf, null),
+              "rekey-verify")) {
         JavaPairRDD<ImmutableBytesWritable, Result> target =
             SourceReader.live(
                 sc, conf, options.target(), SourceReader.fullScan(options.batch(), options.raw()));
         VerifyResult result =
             new VerifyJob(sc, options.mapping(), admin.regionStartKeys(options.target()))
-                .compare(source, target);
+                .compare(source.rows(), target);
         context.emit(
             "verify: "
                 + options.source()
@@ -98,11 +85,6 @@ final class VerifyCommand implements Command<VerifyOptions> {
                   + " region(s), listed above");
         }
         return ExitCode.OK;
-      } finally {
-        if (snapshot != null) {
-          admin.deleteSnapshot(snapshot);
-          restore.getFileSystem(conf).delete(restore, true);
-        }
       }
     }
   }

@@ -6,12 +6,11 @@ import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableRead;
 import io.rekey.keys.KeyReject;
 import io.rekey.write.BulkLoader;
-import io.rekey.write.HFileCommit;
-import io.rekey.write.HFileWriterStage;
 import io.rekey.write.Ledger;
 import io.rekey.write.PutWriterStage;
 import io.rekey.write.RegionPartitioner;
 import io.rekey.write.ShuffleCell;
+import io.rekey.write.WriteEngine;
 import io.rekey.write.WriteStats;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -220,6 +219,25 @@ public final class IndexLoad {
     return new IndexTable.SampledKeys(keys, "the entries of every row read");
   }
 
+  /**
+   * A new run's engine: its own id, so its files are told apart from earlier runs' in the store.
+   */
+  private WriteEngine engine() {
+    return new WriteEngine(conf, runDir, UUID.randomUUID().toString());
+  }
+
+  /** The index table as the write engine writes it: one family, its regions, 1 GB files. */
+  private WriteEngine.Destination destination(IndexTable.Layout table, int tasksPerRegion) {
+    List<byte[]> starts = table.regionStarts();
+    return new WriteEngine.Destination(
+        definition.indexTable(),
+        List.of(table.family()),
+        starts.subList(Math.min(1, starts.size()), starts.size()),
+        tasksPerRegion,
+        1L << 30,
+        false);
+  }
+
   /** SplitMix64's finalizer: spreads a 32-bit hash over 64 bits. */
   private static long mix(long z) {
     z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
@@ -235,34 +253,26 @@ public final class IndexLoad {
       long maxRejects,
       ShippedConfiguration shipped) {
     int tasksPerRegion = 1;
-    List<WriteStats> perTask;
-    String runId = UUID.randomUUID().toString();
+    WriteStats written;
+    Ledger ledger = null;
     if (how == IndexRunOptions.Write.PUTS) {
       // Puts need the table itself, not only its split points.
       table.awaitTable(definition.indexTable());
-      perTask =
+      written =
           cells
               .mapPartitionsWithIndex(
                   new PutWriterStage(definition.indexTableName(), shipped), false)
-              .collect();
+              .collect()
+              .stream()
+              .reduce(WriteStats::plus)
+              .orElse(WriteStats.NONE);
     } else {
       List<byte[]> starts = table.regionStarts();
-      byte[][] after = starts.subList(1, starts.size()).toArray(new byte[0][]);
-      tasksPerRegion = RegionPartitioner.tasksPerRegion(sc.defaultParallelism(), after.length + 1);
-      HFileWriterStage writer =
-          new HFileWriterStage(
-              runDir.toString(),
-              runId,
-              definition.indexTable().getNameAsString(),
-              List.of(table.family()),
-              1L << 30,
-              false,
-              shipped);
-      perTask =
-          cells
-              .partitionBy(new RegionPartitioner(after, tasksPerRegion))
-              .mapPartitionsWithIndex(writer, false)
-              .collect();
+      tasksPerRegion = RegionPartitioner.tasksPerRegion(sc.defaultParallelism(), starts.size());
+      WriteEngine.Committed committed =
+          engine().writeHFiles(cells, destination(table, tasksPerRegion));
+      written = committed.written();
+      ledger = committed.ledger();
     }
     // The load needs the new table anyway; a refused run also ends with it created (and empty),
     // not with its creation still under way.
@@ -275,12 +285,6 @@ public final class IndexLoad {
     } catch (IOException e) {
       throw new RekeyException("cannot read the entry stage's counts in " + runDir, e);
     }
-    WriteStats written = perTask.stream().reduce(WriteStats::plus).orElse(WriteStats.NONE);
-    // Exactly the files of the attempts Spark accepted, one per partition, into the load directory.
-    Ledger ledger =
-        how == IndexRunOptions.Write.HFILES
-            ? HFileCommit.commit(conf, runDir, runId, perTask)
-            : null;
     if (!stats.addsUp() || stats.cells() != written.cellsWritten()) {
       throw new RekeyException(
           "the counts do not add up: "
@@ -341,14 +345,11 @@ public final class IndexLoad {
     BulkLoader.Stored stored = null;
     if (written.ledger() != null && !written.ledger().entries().isEmpty()) {
       stored =
-          BulkLoader.load(
-                  conf,
-                  definition.indexTable(),
-                  runDir,
+          new WriteEngine(conf, runDir, written.ledger().runId())
+              .load(
+                  destination(written.table(), written.tasksPerRegion()),
                   written.ledger(),
-                  written.cellsWritten(),
-                  List.of(written.table().family()),
-                  written.tasksPerRegion() * 4)
+                  written.cellsWritten())
               .stored();
     }
     try {

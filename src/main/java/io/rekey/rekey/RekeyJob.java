@@ -8,13 +8,12 @@ import io.rekey.hbase.RunLock;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
+import io.rekey.hbase.TableRead;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyResult;
 import io.rekey.write.BulkLoader;
-import io.rekey.write.HFileCommit;
-import io.rekey.write.HFileWriterStage;
 import io.rekey.write.Ledger;
-import io.rekey.write.RegionPartitioner;
+import io.rekey.write.WriteEngine;
 import io.rekey.write.WriteStats;
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -282,17 +281,7 @@ public final class RekeyJob {
             options.mapping(), track, runDir.toString(), shipped, progress, rejectedSoFar);
     JavaPairRDD<byte[], byte[]> mapped =
         JavaPairRDD.fromJavaRDD(source.mapPartitionsWithIndex(mapper, true));
-    byte[][] starts = planned.splitPoints().toArray(new byte[0][]);
-    RegionPartitioner partitioner = new RegionPartitioner(starts, plan.tasksPerRegion());
-    HFileWriterStage writer =
-        new HFileWriterStage(
-            runDir.toString(),
-            manifest.runId(),
-            options.target().getNameAsString(),
-            plan.families(),
-            options.maxFileBytes(),
-            track,
-            shipped);
+    WriteEngine engine = new WriteEngine(conf, runDir, manifest.runId());
     sc.setJobGroup(
         "rekey",
         "rekey: read "
@@ -303,11 +292,11 @@ public final class RekeyJob {
             + plan.tasksPerRegion()
             + " tasks",
         false);
-    List<WriteStats> perTask;
+    WriteEngine.Committed committed;
     ProgressReporter reporter = new ProgressReporter("rekey", sc, progress, 0, 10);
     RejectLimit limit = new RejectLimit(sc, "rekey", rejectedSoFar, options.maxRejects());
     try {
-      perTask = mapped.partitionBy(partitioner).mapPartitionsWithIndex(writer, false).collect();
+      committed = engine.writeHFiles(mapped, destination());
     } catch (Exception e) { // SparkException is checked, and Spark's Java API throws it unsaid
       if (!limit.tripped()) {
         throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
@@ -337,9 +326,8 @@ public final class RekeyJob {
     stageSeconds.put("read, map and write HFiles", seconds(t1));
 
     MapStats stats = mapStats(inputPartitions);
-    WriteStats written = perTask.stream().reduce(WriteStats::plus).orElse(WriteStats.NONE);
-    // Exactly the files of the attempts Spark accepted, one per partition, into the load directory.
-    Ledger ledger = HFileCommit.commit(conf, runDir, manifest.runId(), perTask);
+    WriteStats written = committed.written();
+    Ledger ledger = committed.ledger();
     if (stats.cellsRead()
         != written.cellsWritten() + stats.cellsRejected() + stats.cellsSkipped()) {
       manifest.with(RunManifest.State.REFUSED).write(conf, runDir);
@@ -403,7 +391,6 @@ public final class RekeyJob {
       throw new IllegalStateException("nothing to load: the run is " + manifest.state());
     }
     long t0 = System.nanoTime();
-    int maxFiles = planned.plan().tasksPerRegion() * 4;
     try {
       Ledger ledger = Ledger.read(conf, runDir);
       if (ledger == null) {
@@ -411,14 +398,8 @@ public final class RekeyJob {
             "the run " + runDir + " is WRITTEN but has no ledger; delete it and run again");
       }
       BulkLoader.Loaded loaded =
-          BulkLoader.load(
-              conf,
-              options.target(),
-              runDir,
-              ledger,
-              manifest.cellsWritten(),
-              planned.plan().families(),
-              maxFiles);
+          new WriteEngine(conf, runDir, manifest.runId())
+              .load(destination(), ledger, manifest.cellsWritten());
       RunManifest done = manifest.loaded(loaded.stored());
       done.write(conf, runDir);
       LOG.info("rekey: {}", loaded.stored().line());
@@ -438,37 +419,31 @@ public final class RekeyJob {
     TableAdmin admin = new TableAdmin(connection);
     List<byte[]> starts = admin.regionStartKeys(options.target());
     String snapshot = manifest.snapshot();
-    String fresh = null;
-    if (snapshot != null && !admin.snapshotExists(snapshot)) {
-      fresh =
-          "rekey-verify-"
-              + options.source().getNameAsString().replace(':', '_')
-              + "-"
-              + System.currentTimeMillis();
-      LOG.info(
-          "rekey: the run's snapshot {} is gone; verifying against a new snapshot {}",
-          snapshot,
-          fresh);
-      admin.snapshot(options.source(), fresh);
-      snapshot = fresh;
+    boolean fresh = snapshot != null && !admin.snapshotExists(snapshot);
+    if (fresh) {
+      LOG.info("rekey: the run's snapshot {} is gone; verifying against a new one", snapshot);
     }
-    JavaPairRDD<ImmutableBytesWritable, Result> source = read(snapshot);
-    JavaPairRDD<ImmutableBytesWritable, Result> target =
-        SourceReader.live(
-            sc, conf, options.target(), SourceReader.fullScan(options.batch(), options.raw()));
-    sc.setJobGroup(
-        "verify",
-        "verify: " + options.source() + " through the key mapping vs " + options.target(),
-        false);
-    try {
-      VerifyResult result = new VerifyJob(sc, options.mapping(), starts).compare(source, target);
-      stageSeconds.put("verify", seconds(t0));
-      return result;
-    } finally {
-      sc.clearJobGroup();
-      if (fresh != null) {
-        admin.deleteSnapshot(fresh);
-        deleteQuietly(restoreDir(fresh));
+    // A fresh snapshot's lifecycle is TableRead's: taken here, deleted when verify is done.
+    try (TableRead fresher =
+        fresh
+            ? TableRead.open(
+                sc, connection, conf, options.source(), sourceScan(), false, runDir, "rekey-verify")
+            : null) {
+      JavaPairRDD<ImmutableBytesWritable, Result> source =
+          fresher != null ? fresher.rows() : read(snapshot);
+      JavaPairRDD<ImmutableBytesWritable, Result> target =
+          SourceReader.live(
+              sc, conf, options.target(), SourceReader.fullScan(options.batch(), options.raw()));
+      sc.setJobGroup(
+          "verify",
+          "verify: " + options.source() + " through the key mapping vs " + options.target(),
+          false);
+      try {
+        VerifyResult result = new VerifyJob(sc, options.mapping(), starts).compare(source, target);
+        stageSeconds.put("verify", seconds(t0));
+        return result;
+      } finally {
+        sc.clearJobGroup();
       }
     }
   }
@@ -481,10 +456,14 @@ public final class RekeyJob {
     }
   }
 
-  private JavaPairRDD<ImmutableBytesWritable, Result> read(String snapshot) {
-    // Rows with column-bound fields must arrive whole, so those are not read in batches.
+  /** Rows with column-bound fields must arrive whole, so those are not read in batches. */
+  private Scan sourceScan() {
     int batch = options.mapping().source().columns().isEmpty() ? options.batch() : 0;
-    Scan scan = SourceReader.fullScan(batch, options.raw());
+    return SourceReader.fullScan(batch, options.raw());
+  }
+
+  private JavaPairRDD<ImmutableBytesWritable, Result> read(String snapshot) {
+    Scan scan = sourceScan();
     if (snapshot == null) {
       return SourceReader.live(sc, conf, options.source(), scan);
     }
@@ -533,6 +512,18 @@ public final class RekeyJob {
       return List.of();
     }
     return RunFiles.rejectExamples(conf, runDir, REJECT_EXAMPLES);
+  }
+
+  /** The target as the write engine writes it: the plan's regions, families and file sizes. */
+  private WriteEngine.Destination destination() {
+    RekeyPlan plan = planned.plan();
+    return new WriteEngine.Destination(
+        options.target(),
+        plan.families(),
+        planned.splitPoints(),
+        plan.tasksPerRegion(),
+        options.maxFileBytes(),
+        plan.collisionCheck());
   }
 
   /**
