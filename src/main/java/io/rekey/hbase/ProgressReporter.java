@@ -34,15 +34,19 @@ public final class ProgressReporter implements AutoCloseable {
       long periodSeconds) {
     this.sc = sc;
     this.cellsSoFar = new LiveCount(sc, cells);
-    timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, job + "-progress");
-              t.setDaemon(true);
-              return t;
-            });
+    timer = daemonTimer(job + "-progress");
     timer.scheduleAtFixedRate(
         () -> report(job, expectedCells), periodSeconds, periodSeconds, TimeUnit.SECONDS);
+  }
+
+  /** A single timer thread that does not keep the driver alive. */
+  static ScheduledExecutorService daemonTimer(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          Thread t = new Thread(r, name);
+          t.setDaemon(true);
+          return t;
+        });
   }
 
   private void report(String job, long expected) {

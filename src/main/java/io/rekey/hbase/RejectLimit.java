@@ -1,6 +1,5 @@
 package io.rekey.hbase;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -28,13 +27,7 @@ public final class RejectLimit implements AutoCloseable {
   public RejectLimit(
       JavaSparkContext sc, String jobGroup, LongAccumulator rowsRejected, long maxRejects) {
     this.rejected = new LiveCount(sc, rowsRejected);
-    this.timer =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread t = new Thread(r, jobGroup + "-reject-limit");
-              t.setDaemon(true);
-              return t;
-            });
+    this.timer = ProgressReporter.daemonTimer(jobGroup + "-reject-limit");
     timer.scheduleAtFixedRate(
         () -> {
           long n = rejected.value();

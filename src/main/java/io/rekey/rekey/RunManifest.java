@@ -52,46 +52,29 @@ public record RunManifest(
   }
 
   RunManifest with(State s) {
+    return with(s, map, cellsWritten, bytesWritten, files, stored);
+  }
+
+  RunManifest written(MapStats stats, long cells, long bytes, int hfiles) {
+    return with(State.WRITTEN, stats, cells, bytes, hfiles, null);
+  }
+
+  RunManifest loaded(BulkLoader.Stored check) {
+    return with(State.LOADED, map, cellsWritten, bytesWritten, files, check);
+  }
+
+  private RunManifest with(
+      State s, MapStats m, long cells, long bytes, int hfiles, BulkLoader.Stored check) {
     return new RunManifest(
         fingerprint,
         runId,
         s,
         snapshot,
         createdTarget,
-        map,
-        cellsWritten,
-        bytesWritten,
-        files,
-        stored,
-        System.currentTimeMillis());
-  }
-
-  RunManifest written(MapStats stats, long cells, long bytes, int hfiles) {
-    return new RunManifest(
-        fingerprint,
-        runId,
-        State.WRITTEN,
-        snapshot,
-        createdTarget,
-        stats,
+        m,
         cells,
         bytes,
         hfiles,
-        null,
-        System.currentTimeMillis());
-  }
-
-  RunManifest loaded(BulkLoader.Stored check) {
-    return new RunManifest(
-        fingerprint,
-        runId,
-        State.LOADED,
-        snapshot,
-        createdTarget,
-        map,
-        cellsWritten,
-        bytesWritten,
-        files,
         check,
         System.currentTimeMillis());
   }
