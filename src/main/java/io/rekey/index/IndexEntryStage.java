@@ -21,6 +21,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
 
 /**
@@ -42,18 +43,26 @@ public final class IndexEntryStage
   private final boolean window;
   private final String runDir;
   private final ShippedConfiguration conf;
+  private final LongAccumulator rowsRejectedProgress;
 
   /**
    * @param window the rows come from a time-window read (an incremental run): fetch missing covered
    *     columns, and count rows without an indexed cell as skipped whatever the definition says
    *     about missing values
+   * @param rowsRejectedProgress counts rejected rows as they are found, so the driver can stop the
+   *     job once there are more than it may go on without
    */
   public IndexEntryStage(
-      IndexDefinition definition, boolean window, String runDir, ShippedConfiguration conf) {
+      IndexDefinition definition,
+      boolean window,
+      String runDir,
+      ShippedConfiguration conf,
+      LongAccumulator rowsRejectedProgress) {
     this.definition = definition;
     this.window = window;
     this.runDir = runDir;
     this.conf = conf;
+    this.rowsRejectedProgress = rowsRejectedProgress;
   }
 
   @Override
@@ -126,6 +135,7 @@ public final class IndexEntryStage
       } catch (KeyReject r) {
         records.reject(r.reason().name(), r.detail(), row.getRow());
         rowsRejected++;
+        rowsRejectedProgress.add(1);
         return List.of();
       }
       if (!e.isEmpty()) {
@@ -137,6 +147,7 @@ public final class IndexEntryStage
             "the row has no " + definition.valueName(),
             row.getRow());
         rowsRejected++;
+        rowsRejectedProgress.add(1);
       } else {
         rowsWithoutValue++;
       }

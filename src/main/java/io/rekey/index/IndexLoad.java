@@ -1,6 +1,7 @@
 package io.rekey.index;
 
 import io.rekey.RekeyException;
+import io.rekey.hbase.RejectLimit;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableRead;
@@ -33,6 +34,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Tuple2;
@@ -116,21 +118,44 @@ public final class IndexLoad {
     // local disk) from the pass that samples them to the pass that writes them, so the source is
     // read once.
     boolean persist = sample && fromFiles == null;
+    LongAccumulator rejectedSoFar = sc.sc().longAccumulator("index rows rejected");
     JavaPairRDD<byte[], byte[]> cells =
         JavaPairRDD.fromJavaRDD(
             read.rows()
                 .mapPartitionsWithIndex(
-                    new IndexEntryStage(definition, window, runDir.toString(), shipped), true));
+                    new IndexEntryStage(
+                        definition, window, runDir.toString(), shipped, rejectedSoFar),
+                    true));
     if (persist) {
       cells.persist(StorageLevel.MEMORY_AND_DISK_SER());
     }
+    RejectLimit limit = new RejectLimit(sc, "index", rejectedSoFar, maxRejects);
     try {
       IndexTable.Layout table =
           indexTable.prepare(
               () -> fromFiles != null ? fromFiles : sampleEntryKeys(cells),
               how == IndexRunOptions.Write.HFILES);
       return write(cells, table, how, inputPartitions, maxRejects, shipped);
+    } catch (Exception e) { // SparkException is checked, and Spark's Java API throws it unsaid
+      if (!limit.tripped()) {
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+      }
+      throw new RekeyException(
+          "at least "
+              + limit.rejectedSoFar()
+              + " rows could not be indexed, more than --max-rejects "
+              + maxRejects
+              + ", so the job was stopped there"
+              + (how == IndexRunOptions.Write.PUTS
+                  ? "; entries of other rows may have been written (correct, and written again by"
+                      + " the next run), the watermark was not moved."
+                  : " and nothing was loaded.")
+              + " The rows and reasons found so far are in "
+              + RunFiles.rejectsGlob(runDir)
+              + ". Fix the definition, or raise --max-rejects to index without them",
+          e);
     } finally {
+      limit.close();
       sc.clearJobGroup();
       if (persist) {
         cells.unpersist(false);

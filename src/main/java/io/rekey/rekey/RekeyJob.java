@@ -1,6 +1,7 @@
 package io.rekey.rekey;
 
 import io.rekey.RekeyException;
+import io.rekey.hbase.Outage;
 import io.rekey.hbase.ProgressReporter;
 import io.rekey.hbase.RejectLimit;
 import io.rekey.hbase.RunFiles;
@@ -105,6 +106,11 @@ public final class RekeyJob {
         manifest = commit(manifest);
         verify = options.verify() ? verify(manifest) : null;
       } catch (RuntimeException e) {
+        if (Outage.cause(e).isPresent()) {
+          // HBase is not answering: cleaning up would only wait out its retries. A rerun of the
+          // same command resumes or starts clean and removes what this run left.
+          throw e;
+        }
         String removed = cleanUpAfterFailure();
         if (removed.isEmpty() || !(e instanceof RekeyException)) {
           throw e;

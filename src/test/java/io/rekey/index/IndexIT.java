@@ -264,10 +264,16 @@ class IndexIT {
 
     assertThatThrownBy(() -> runBuild(definition(source, index, "missing-value", "reject")))
         .isInstanceOf(RekeyException.class)
-        .hasMessageContaining("3 rows could not be indexed, more than --max-rejects 0")
+        // Stopped as soon as the driver saw the rejects, or after the pass: the same refusal.
+        .hasMessageContaining("rows could not be indexed, more than --max-rejects 0")
         .hasMessageContaining("nothing was loaded")
         .hasMessageContaining("rejects-");
-    assertThat(TestTables.countCells(TableName.valueOf(index))).isZero();
+    // Stopped before the index table was made, or with it empty.
+    try (var admin = connection.getAdmin()) {
+      if (admin.tableExists(TableName.valueOf(index))) {
+        assertThat(TestTables.countCells(TableName.valueOf(index))).isZero();
+      }
+    }
 
     IndexRunResult r =
         runBuild(definition(source, index, "missing-value", "reject", "max-rejects", "3"));
