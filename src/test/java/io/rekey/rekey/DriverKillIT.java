@@ -5,14 +5,15 @@ import static io.rekey.rekey.RekeyIT.expected;
 import static io.rekey.rekey.RekeyIT.messages;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.testing.ChildJvm;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.RefuseBulkLoads;
 import io.rekey.testing.TestTables;
 import io.rekey.write.Ledger;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.fs.FileSystem;
@@ -37,7 +38,7 @@ class DriverKillIT extends OnMiniCluster {
   @TempDir java.nio.file.Path dir;
 
   /** The rekey command line against the mini cluster. */
-  private static List<String> rekey(String source, String target) {
+  static List<String> rekey(String source, String target) {
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -62,26 +63,15 @@ class DriverKillIT extends OnMiniCluster {
 
   /** Starts the CLI in a JVM of its own, with this JVM's classpath and JDK 17 flags. */
   private Process start(List<String> args, String log) throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(ProcessHandle.current().info().command().orElse("java"));
-    cmd.add("-Xmx1g");
-    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
-      if (a.startsWith("--add-")
-          || a.startsWith("-Djdk.")
-          || a.contains("tryReflectionSetAccess")) {
-        cmd.add(a);
-      }
-    }
-    cmd.addAll(
-        List.of(
-            "-Dspark.master=local[2]",
-            "-Dspark.ui.enabled=false",
-            "-Dspark.driver.host=127.0.0.1",
-            "-cp",
-            System.getProperty("java.class.path"),
-            "io.rekey.cli.Main"));
-    cmd.addAll(args);
-    return new ProcessBuilder(cmd)
+    return new ProcessBuilder(
+            ChildJvm.command(
+                "1g",
+                Map.of(
+                    "spark.master", "local[2]",
+                    "spark.ui.enabled", "false",
+                    "spark.driver.host", "127.0.0.1"),
+                "io.rekey.cli.Main",
+                args))
         .redirectErrorStream(true)
         .redirectOutput(dir.resolve(log).toFile())
         .start();

@@ -1,0 +1,146 @@
+package io.rekey.rekey;
+
+import static io.rekey.rekey.RekeyIT.actual;
+import static io.rekey.rekey.RekeyIT.expected;
+import static io.rekey.rekey.RekeyIT.messages;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rekey.testing.ChildJvm;
+import io.rekey.testing.SlowFirstWriterAttempt;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code spark.speculation} for real: a Spark standalone Master and two Workers on two loopback
+ * addresses (Spark never runs a speculative copy on the host of the attempt it copies, and local
+ * mode never speculates), executors in the Workers' own JVMs, the job's driver in a JVM of its own.
+ * The first attempt of writer partition 0 stalls with its files complete ({@link
+ * SlowFirstWriterAttempt}); its copy finishes first. Both attempts wrote whole files; the target
+ * must hold every cell once.
+ */
+class SpeculationIT extends OnMiniCluster {
+  @TempDir Path dir;
+  private final List<Process> cluster = new ArrayList<>();
+
+  @AfterEach
+  void stopCluster() {
+    for (Process p : cluster) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+    }
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private Process daemon(String name, String ip, String mainClass, List<String> args)
+      throws Exception {
+    Path sparkHome = Files.createDirectories(dir.resolve("spark-home/jars"));
+    ProcessBuilder pb =
+        new ProcessBuilder(ChildJvm.command("512m", Map.of(), mainClass, args))
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve(name + ".log").toFile());
+    // What Spark's own start scripts set: where it lives (an empty jars/ dir: the classes come
+    // from the application's classpath) and its Scala version, and the address to bind.
+    pb.environment().put("SPARK_HOME", sparkHome.getParent().toString());
+    pb.environment().put("SPARK_SCALA_VERSION", "2.12");
+    pb.environment().put("SPARK_LOCAL_IP", ip);
+    Process p = pb.start();
+    cluster.add(p);
+    return p;
+  }
+
+  @Test
+  void aSpeculativeCopyAndTheAttemptItCopiedBothWriteWholeFilesAndEachCellIsStoredOnce()
+      throws Exception {
+    TableName source = messages("sp_src", 1500);
+    int port = freePort();
+    String master = "spark://127.0.0.1:" + port;
+    daemon(
+        "master",
+        "127.0.0.1",
+        "org.apache.spark.deploy.master.Master",
+        List.of("--host", "127.0.0.1", "--port", "" + port, "--webui-port", "" + freePort()));
+    for (String ip : List.of("127.0.0.1", "127.0.0.2")) {
+      daemon(
+          "worker-" + ip,
+          ip,
+          "org.apache.spark.deploy.worker.Worker",
+          List.of(
+              master,
+              "--host",
+              ip,
+              "--cores",
+              "1",
+              "--memory",
+              "1g",
+              "--webui-port",
+              "" + freePort(),
+              "--work-dir",
+              dir.resolve("work-" + ip).toString()));
+    }
+    Path markers = dir.resolve("markers");
+    Map<String, String> spark = new LinkedHashMap<>();
+    spark.put("spark.master", master);
+    spark.put("spark.driver.host", "127.0.0.1");
+    spark.put("spark.ui.enabled", "false");
+    spark.put("spark.cores.max", "2");
+    // Start only once both executors are there, so the copy has another host to run on.
+    spark.put("spark.scheduler.minRegisteredResourcesRatio", "1.0");
+    spark.put("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s");
+    spark.put("spark.executor.memory", "768m");
+    spark.put("spark.executor.extraClassPath", ChildJvm.classPath());
+    spark.put(
+        "spark.executor.extraJavaOptions",
+        String.join(" ", ChildJvm.jdkFlags()) + " -Drekey.test.markers=" + markers);
+    spark.put("spark.plugins", SlowFirstWriterAttempt.class.getName());
+    spark.put("spark.speculation", "true");
+    spark.put("spark.speculation.interval", "200ms");
+    spark.put("spark.speculation.quantile", "0.25");
+    spark.put("spark.speculation.multiplier", "1.5");
+    spark.put("spark.speculation.minTaskRuntime", "2s");
+    spark.put("spark.speculation.efficiency.enabled", "false");
+    List<String> args = new ArrayList<>(DriverKillIT.rekey("sp_src", "sp_dst"));
+    args.addAll(List.of("--tasks-per-region", "2"));
+    Process driver =
+        new ProcessBuilder(ChildJvm.command("1g", spark, "io.rekey.cli.Main", args))
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("driver.log").toFile())
+            .start();
+    cluster.add(driver);
+    assertThat(driver.waitFor(400, TimeUnit.SECONDS)).isTrue();
+    String out = Files.readString(dir.resolve("driver.log"));
+    assertThat(driver.exitValue()).as(out).isZero();
+
+    // Both attempts of partition 0 reached the end of their files: the stalled first one and the
+    // speculative copy, which ran on the other host and was the one committed.
+    assertThat(markers.resolve("attempt-0-0")).as(out).exists();
+    assertThat(markers.resolve("attempt-0-1")).as(out).exists();
+    assertThat(out).contains("verify         MATCH", "in the store   stored ");
+    String stored = out.substring(out.indexOf("in the store   stored ") + 22).split(" ")[0];
+    String written = out.substring(out.indexOf(" = written ") + 11).split(" ")[0];
+    assertThat(stored).isEqualTo(written);
+    TableName target = TableName.valueOf("sp_dst");
+    assertThat(actual(target))
+        .isEqualTo(
+            expected(
+                source, RekeyOptions.mapping(DriverKillIT.SOURCE_KEY, DriverKillIT.TARGET_KEY)));
+    try (Admin admin = RekeyIT.connection.getAdmin()) {
+      assertThat(admin.listSnapshots()).noneMatch(s -> s.getName().contains("sp_src"));
+    }
+  }
+}
