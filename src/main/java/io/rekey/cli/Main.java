@@ -149,7 +149,20 @@ public final class Main {
       return ExitCode.BUSY;
     } catch (RekeyException e) {
       TRACE.error("{} failed", name, e);
-      err.println("error: " + name + ": " + e.getMessage());
+      Optional<String> outage = Outage.cause(e);
+      err.println(
+          "error: "
+              + name
+              + ": "
+              + (outage.isPresent()
+                  ? "HBase at "
+                      + context.hbase().describe(context.hbase().toConfiguration())
+                      + " stopped answering ("
+                      + outage.get()
+                      + ") while the job said: "
+                      + e.getMessage().strip().split("\n", 2)[0]
+                      + ". Check that it is up ('hbase-rekey status'), then rerun the same command"
+                  : e.getMessage()));
       return ExitCode.FAILED;
     } catch (Exception | LinkageError e) {
       Optional<String> outage = Outage.cause(e);

@@ -116,9 +116,12 @@ class DriverKillIT extends OnMiniCluster {
     }
   }
 
-  private void assertCopiedExactlyOnce(TableName source, TableName target, String log)
+  /**
+   * The run whose output is {@code out} verified MATCH and counted as many cells in the store files
+   * as it wrote; the target equals the source cell by cell; no snapshot of the source is left.
+   */
+  static void assertCopiedExactlyOnce(TableName source, TableName target, String out)
       throws Exception {
-    String out = output(log);
     assertThat(out).contains("verify         MATCH", "in the store   stored ");
     String stored = out.substring(out.indexOf("in the store   stored ") + 22).split(" ")[0];
     String written = out.substring(out.indexOf(" = written ") + 11).split(" ")[0];
@@ -145,7 +148,7 @@ class DriverKillIT extends OnMiniCluster {
     assertThat(again.waitFor(300, TimeUnit.SECONDS)).isTrue();
     assertThat(again.exitValue()).as(output("again.log")).isZero();
     assertThat(output("again.log")).contains("took over the run lock of dk_write_dst");
-    assertCopiedExactlyOnce(source, TableName.valueOf("dk_write_dst"), "again.log");
+    assertCopiedExactlyOnce(source, TableName.valueOf("dk_write_dst"), output("again.log"));
   }
 
   @Test
@@ -183,6 +186,6 @@ class DriverKillIT extends OnMiniCluster {
     assertThat(again.exitValue()).as(output("again.log")).isZero();
     assertThat(output("again.log"))
         .contains("took over the run lock of dk_load_dst", "was loaded by an earlier attempt");
-    assertCopiedExactlyOnce(source, target, "again.log");
+    assertCopiedExactlyOnce(source, target, output("again.log"));
   }
 }
