@@ -7,7 +7,7 @@ import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableInspector;
-import java.io.IOException;
+import io.rekey.hbase.TableRead;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,10 +17,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -72,49 +70,46 @@ public final class AuditJob {
         beforeDescription(describing, () -> admin.regionStartKeys(options.table()));
     ProfileSettings settings =
         ProfileSettings.of(starts, options.sourceKey(), options.rowSample(), options.cellSample());
-    String snapshot =
-        options.liveScan()
-            ? null
-            : "audit-" + options.table().getNameAsString().replace(':', '_') + "-" + startedAt;
-    Path restoreDir =
-        snapshot == null ? null : new Path(RunFiles.staging(conf, options.staging()), snapshot);
+    TableRead read = null;
     TableProfile profile = null;
     TableDescription description;
     CompletableFuture<Void> cleanup = CompletableFuture.completedFuture(null);
     Map<String, Double> stageSeconds = new LinkedHashMap<>();
     try {
-      if (snapshot != null) {
-        beforeDescription(
-            describing,
-            () -> {
-              admin.snapshot(options.table(), snapshot);
-              return snapshot;
-            });
-        LOG.info("audit: took snapshot {} of {}", snapshot, options.table());
+      read =
+          beforeDescription(
+              describing,
+              () ->
+                  TableRead.open(
+                      sc,
+                      connection,
+                      conf,
+                      options.table(),
+                      SourceReader.fullScan(options.batch(), true),
+                      options.liveScan(),
+                      RunFiles.staging(conf, options.staging()),
+                      "audit"));
+      if (read.snapshot() != null) {
+        LOG.info("audit: took snapshot {} of {}", read.snapshot(), options.table());
       }
       // The description is for the analysis: a snapshot read does not wait for the region
       // metrics. A live scan does, as the snapshot proved the table exists and a live scan of a
       // missing one would fail in Spark's planning with a bare exception, not the description's.
-      description = snapshot == null ? description(describing) : null;
+      description = options.liveScan() ? description(describing) : null;
       stageSeconds.put("plan and snapshot", secondsSince(started));
       long t1 = System.nanoTime();
-      profile = profile(settings, snapshot, restoreDir);
+      profile = profile(settings, read);
       stageSeconds.put("read and profile", secondsSince(t1));
       if (description == null) {
         description = description(describing);
       }
     } finally {
-      if (snapshot != null) {
-        Runnable deleteSnapshot =
-            () -> {
-              admin.deleteSnapshot(snapshot);
-              deleteQuietly(restoreDir);
-            };
+      if (read != null) {
         if (profile == null) {
-          deleteSnapshot.run();
+          read.close();
         } else {
           // The snapshot is not needed any more: it goes while the profile is analyzed.
-          cleanup = CompletableFuture.runAsync(deleteSnapshot, inBackground("audit-cleanup"));
+          cleanup = CompletableFuture.runAsync(read::close, inBackground("audit-cleanup"));
         }
       }
     }
@@ -126,7 +121,7 @@ public final class AuditJob {
               profile,
               new AuditAnalysis.Context(
                   options.table().getNameAsString(),
-                  snapshot == null ? "live-scan" : "snapshot",
+                  options.liveScan() ? "live-scan" : "snapshot",
                   options.sampling().withTasks(readTasks, largestTaskProfileBytes),
                   options.sourceKeySpec(),
                   description,
@@ -181,21 +176,8 @@ public final class AuditJob {
     return Math.round((System.nanoTime() - nanos) / 1e7) / 100.0;
   }
 
-  private TableProfile profile(ProfileSettings settings, String snapshot, Path restoreDir) {
-    Scan scan = SourceReader.fullScan(options.batch(), true);
-    JavaPairRDD<ImmutableBytesWritable, Result> source;
-    if (snapshot == null) {
-      source = SourceReader.live(sc, conf, options.table(), scan);
-    } else {
-      source =
-          SourceReader.fromSnapshot(
-              sc,
-              conf,
-              snapshot,
-              restoreDir,
-              scan,
-              SourceReader.readTasks(sc.defaultParallelism()));
-    }
+  private TableProfile profile(ProfileSettings settings, TableRead read) {
+    JavaPairRDD<ImmutableBytesWritable, Result> source = read.rows();
     LongAccumulator progress = sc.sc().longAccumulator("audit cells read");
     sc.setJobGroup(
         "audit",
@@ -204,7 +186,7 @@ public final class AuditJob {
             + " ("
             + source.getNumPartitions()
             + " splits, "
-            + (snapshot == null ? "live scan" : "snapshot " + snapshot)
+            + (read.snapshot() == null ? "live scan" : "snapshot " + read.snapshot())
             + ")",
         false);
     ProgressReporter reporter = new ProgressReporter("audit", sc, progress, 0, 10);
@@ -252,14 +234,6 @@ public final class AuditJob {
     @Override
     public byte[] apply(TaskContext context, scala.collection.Iterator<byte[]> profile) {
       return profile.next();
-    }
-  }
-
-  private void deleteQuietly(Path path) {
-    try {
-      path.getFileSystem(conf).delete(path, true);
-    } catch (IOException e) {
-      LOG.warn("audit: could not delete {}: {}", path, e.getMessage());
     }
   }
 

@@ -17,8 +17,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One read of a table for one job, live or through a snapshot taken for it; closing it deletes the
- * snapshot and its restore directory. Jobs that keep their snapshot across reruns (rekey) manage it
- * themselves.
+ * snapshot and its restore directory. The one snapshot lifecycle of audit, index, scrutiny and
+ * verify; rekey's own run snapshot is the run's (its manifest names it, a resumed run verifies
+ * against it, and the run deletes it when done or failed), and rekey verifies through this class
+ * when that snapshot is gone.
  */
 public final class TableRead implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TableRead.class);
@@ -78,6 +80,11 @@ public final class TableRead implements AutoCloseable {
             sc, conf, snapshot, restore, scan, SourceReader.readTasks(sc.defaultParallelism())),
         snapshot,
         restore);
+  }
+
+  /** The snapshot read, or null for a live scan. */
+  public String snapshot() {
+    return snapshot;
   }
 
   public JavaPairRDD<ImmutableBytesWritable, Result> rows() {
