@@ -1,6 +1,8 @@
 package io.rekey.hbase;
 
 import io.rekey.RekeyException;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.OptionDef;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,6 +33,13 @@ import org.slf4j.LoggerFactory;
 /** Table-level operations the jobs need: existence, emptiness, pre-split creation, snapshots. */
 public final class TableAdmin {
   private static final Logger LOG = LoggerFactory.getLogger(TableAdmin.class);
+
+  /** Whether a job may create the namespace of a table it creates. */
+  public static final OptionDef<Boolean> CREATE_NAMESPACE =
+      OptionDef.flag(
+          "create-namespace",
+          "create the namespace of a table the job creates when it does not exist (else a missing"
+              + " one is refused)");
 
   /** HBase's bound on a client's wait for a table procedure. */
   static final String SYNC_WAIT_KEY = "hbase.client.sync.wait.timeout.msec";
@@ -158,6 +167,27 @@ public final class TableAdmin {
       return false;
     } catch (IOException e) {
       throw new RekeyException("cannot look up namespace " + ns + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Refuses a table to be created in a namespace that does not exist, unless the user asked for the
+   * namespace to be created: a typo must not make a new namespace.
+   *
+   * @param option the option that names the table, for the message
+   */
+  public void requireNamespace(TableName table, String option, boolean create) {
+    String ns = table.getNamespaceAsString();
+    if (!create && !namespaceExists(ns)) {
+      throw InvalidOptionException.of(
+          option,
+          table.getNameAsString(),
+          "is in namespace '"
+              + ns
+              + "', which does not exist; check the name, create it ('create_namespace \""
+              + ns
+              + "\"' in the HBase shell) or pass --"
+              + CREATE_NAMESPACE.name());
     }
   }
 

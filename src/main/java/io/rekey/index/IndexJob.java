@@ -1,8 +1,10 @@
 package io.rekey.index;
 
 import io.rekey.RekeyException;
+import io.rekey.hbase.Outage;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableRead;
 import io.rekey.options.OptionDef;
 import io.rekey.report.Json;
@@ -104,12 +106,19 @@ public final class IndexJob {
           return result(t0, false, windowFrom, windowTo, before, before, true, null, null);
         }
       }
-      IndexTable table = new IndexTable(connection, definition);
+      IndexTable table = new IndexTable(connection, definition, options.createNamespace());
       table.check();
       stageSeconds.put("plan", seconds(t0));
-      IndexLoad.Written written = run(table, windowFrom, windowTo);
-      long t2 = System.nanoTime();
-      BulkLoader.Stored stored = new IndexLoad(sc, conf, definition, runDir()).load(written);
+      IndexLoad.Written written;
+      BulkLoader.Stored stored;
+      long t2;
+      try {
+        written = run(table, windowFrom, windowTo);
+        t2 = System.nanoTime();
+        stored = new IndexLoad(sc, conf, definition, runDir()).load(written);
+      } catch (RekeyException e) {
+        throw dropEmptyCreatedTable(table, e);
+      }
       if (options.write() == IndexRunOptions.Write.HFILES) {
         stageSeconds.put("bulk load", seconds(t2));
       }
@@ -129,6 +138,32 @@ public final class IndexJob {
       state.recordRun(started, Json.toJson(result));
       return result;
     }
+  }
+
+  /**
+   * After a failed run: an index table this run created that holds nothing is dropped (the next run
+   * creates it again), and the failure says so. Not during an outage, which a cleanup would only
+   * wait out.
+   */
+  private RekeyException dropEmptyCreatedTable(IndexTable table, RekeyException failure) {
+    if (!table.createdByThisRun() || Outage.cause(failure).isPresent()) {
+      return failure;
+    }
+    try {
+      TableAdmin admin = new TableAdmin(connection);
+      if (admin.exists(definition.indexTable()) && !admin.hasRows(definition.indexTable())) {
+        admin.drop(definition.indexTable());
+        return new RekeyException(
+            failure.getMessage()
+                + " (dropped the empty index table "
+                + definition.indexTable()
+                + " this run had created)",
+            failure);
+      }
+    } catch (RuntimeException cleanup) {
+      LOG.warn("index: could not drop {}: {}", definition.indexTable(), cleanup.getMessage());
+    }
+    return failure;
   }
 
   /** Reads the window, makes and writes the entries; nothing is loaded yet. */

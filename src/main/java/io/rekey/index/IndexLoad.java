@@ -130,8 +130,9 @@ public final class IndexLoad {
       cells.persist(StorageLevel.MEMORY_AND_DISK_SER());
     }
     RejectLimit limit = new RejectLimit(sc, "index", rejectedSoFar, maxRejects);
+    IndexTable.Layout table = null;
     try {
-      IndexTable.Layout table =
+      table =
           indexTable.prepare(
               () -> fromFiles != null ? fromFiles : sampleEntryKeys(cells),
               how == IndexRunOptions.Write.HFILES);
@@ -139,6 +140,11 @@ public final class IndexLoad {
     } catch (Exception e) { // SparkException is checked, and Spark's Java API throws it unsaid
       if (!limit.tripped()) {
         throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+      }
+      if (table != null) {
+        // A stopped run ends with its new index table created, not with the creation under way
+        // (the next run would find it half made).
+        table.awaitTable(definition.indexTable());
       }
       throw new RekeyException(
           "at least "

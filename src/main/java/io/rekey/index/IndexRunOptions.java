@@ -2,6 +2,7 @@ package io.rekey.index;
 
 import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.Times;
@@ -25,7 +26,8 @@ public record IndexRunOptions(
     long maxRejects,
     boolean breakLock,
     Long until,
-    Write write) {
+    Write write,
+    boolean createNamespace) {
   /** How entries reach the index table. */
   public enum Write {
     /** Sorted HFiles and a bulk load: for builds and large catch-ups. */
@@ -81,7 +83,13 @@ public record IndexRunOptions(
     List<OptionDef<?>> out = new ArrayList<>(IndexDefinition.declaredWithFile());
     out.addAll(
         List.of(
-            ReadOptions.SNAPSHOT, ReadOptions.LIVE_SCAN, STAGING, MAX_REJECTS, BREAK_LOCK, write));
+            ReadOptions.SNAPSHOT,
+            ReadOptions.LIVE_SCAN,
+            STAGING,
+            MAX_REJECTS,
+            BREAK_LOCK,
+            TableAdmin.CREATE_NAMESPACE,
+            write));
     return out;
   }
 
@@ -93,7 +101,8 @@ public record IndexRunOptions(
         values.get(MAX_REJECTS),
         values.get(BREAK_LOCK),
         null,
-        values.get(WRITE_BUILD));
+        values.get(WRITE_BUILD),
+        values.get(TableAdmin.CREATE_NAMESPACE));
   }
 
   public static IndexRunOptions forUpdate(OptionValues values) {
@@ -106,6 +115,7 @@ public record IndexRunOptions(
         values.get(MAX_REJECTS),
         values.get(BREAK_LOCK),
         until == null ? null : Times.parse(UNTIL.name(), until),
-        values.get(WRITE_UPDATE));
+        values.get(WRITE_UPDATE),
+        values.get(TableAdmin.CREATE_NAMESPACE));
   }
 }

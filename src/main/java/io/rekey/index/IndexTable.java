@@ -41,9 +41,22 @@ public final class IndexTable {
   private TableDescriptor checkedSource;
   private TableDescriptor checkedIndex;
 
-  public IndexTable(Connection connection, IndexDefinition definition) {
+  private final boolean createNamespace;
+  // Whether this run created the index table (so a failed run may drop it while it is empty).
+  private boolean created;
+
+  /**
+   * @param createNamespace create the index table's namespace when it is missing (else refused)
+   */
+  public IndexTable(Connection connection, IndexDefinition definition, boolean createNamespace) {
     this.connection = connection;
     this.definition = definition;
+    this.createNamespace = createNamespace;
+  }
+
+  /** Whether this run created the index table. */
+  public boolean createdByThisRun() {
+    return created;
   }
 
   /**
@@ -116,9 +129,11 @@ public final class IndexTable {
       Planned plan = splits(sampleKeys);
       List<byte[]> splits = plan.splits();
       TableDescriptor planned = descriptor(source);
-      // An index's namespace is part of its definition file, checked when it was written.
-      admin.ensureNamespace(definition.indexTable().getNamespaceAsString());
+      if (createNamespace) {
+        admin.ensureNamespace(definition.indexTable().getNamespaceAsString());
+      }
       Future<Void> creation = admin.createAsync(planned, splits);
+      created = true;
       LOG.info("index: creating {} with {}", definition.indexTable(), plan.how());
       List<byte[]> starts = new ArrayList<>();
       starts.add(HConstants.EMPTY_START_ROW);
@@ -173,6 +188,7 @@ public final class IndexTable {
       }
     }
     if (!admin.exists(definition.indexTable())) {
+      admin.requireNamespace(definition.indexTable(), "index-table", createNamespace);
       checkedSource = source;
       return source;
     }

@@ -2,6 +2,7 @@ package io.rekey.rekey;
 
 import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableInspector;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.LayoutException;
@@ -114,10 +115,7 @@ public record RekeyOptions(
           "also copy delete markers and the cells they hide (a raw scan), so the target masks"
               + " exactly what the source masks");
 
-  public static final OptionDef<Boolean> CREATE_NAMESPACE =
-      OptionDef.flag(
-          "create-namespace",
-          "create the target's namespace when it does not exist (else a missing one is refused)");
+  public static final OptionDef<Boolean> CREATE_NAMESPACE = TableAdmin.CREATE_NAMESPACE;
 
   /** Every option of {@code rekey}, in usage order. */
   public static List<OptionDef<?>> declared() {

@@ -12,7 +12,6 @@ import io.rekey.keys.KeyReject;
 import io.rekey.keys.KeyText;
 import io.rekey.keys.LayoutException;
 import io.rekey.keys.SplitPoints;
-import io.rekey.options.InvalidOptionException;
 import io.rekey.write.RegionPartitioner;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -74,16 +73,9 @@ public final class RekeyPlanner {
       }
     }
     boolean targetExists = admin.exists(options.target());
-    String namespace = options.target().getNamespaceAsString();
-    if (!targetExists && !options.createNamespace() && !admin.namespaceExists(namespace)) {
-      throw InvalidOptionException.of(
-          RekeyOptions.TARGET.name(),
-          options.target().getNameAsString(),
-          "is in namespace '"
-              + namespace
-              + "', which does not exist; check the name, create it ('create_namespace \""
-              + namespace
-              + "\"' in the HBase shell) or pass --create-namespace");
+    if (!targetExists) {
+      admin.requireNamespace(
+          options.target(), RekeyOptions.TARGET.name(), options.createNamespace());
     }
     List<FamilySettings> families = new ArrayList<>();
     TableDescriptor familiesFrom = source;
