@@ -99,19 +99,7 @@ class HBaseKilledDuringCreateIT {
               "hbase.client.operation.timeout=10000",
               "--hbase-set",
               "zookeeper.recovery.retry=1");
-      Process job =
-          new ProcessBuilder(
-                  ChildJvm.command(
-                      "1g",
-                      Map.of(
-                          "spark.master", "local[2]",
-                          "spark.ui.enabled", "false",
-                          "spark.driver.host", "127.0.0.1"),
-                      "io.rekey.cli.Main",
-                      args))
-              .redirectErrorStream(true)
-              .redirectOutput(var.resolve("job.log").toFile())
-              .start();
+      Process job = ChildJvm.localCli(args, var.resolve("job.log"));
       // The creation of 2,048 regions has started once the master lays out the table.
       Path tableDir = var.resolve("hbase/root/.tmp/data/default/killed_dst");
       Path createdDir = var.resolve("hbase/root/data/default/killed_dst");

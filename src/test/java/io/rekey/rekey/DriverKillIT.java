@@ -13,7 +13,6 @@ import io.rekey.write.Ledger;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.hadoop.fs.FileSystem;
@@ -63,18 +62,7 @@ class DriverKillIT extends OnMiniCluster {
 
   /** Starts the CLI in a JVM of its own, with this JVM's classpath and JDK 17 flags. */
   private Process start(List<String> args, String log) throws Exception {
-    return new ProcessBuilder(
-            ChildJvm.command(
-                "1g",
-                Map.of(
-                    "spark.master", "local[2]",
-                    "spark.ui.enabled", "false",
-                    "spark.driver.host", "127.0.0.1"),
-                "io.rekey.cli.Main",
-                args))
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve(log).toFile())
-        .start();
+    return ChildJvm.localCli(args, dir.resolve(log));
   }
 
   private String output(String log) throws Exception {

@@ -27,6 +27,26 @@ public final class ChildJvm {
     return System.getProperty("java.class.path");
   }
 
+  /**
+   * Starts the CLI ({@code io.rekey.cli.Main ARGS}) in a JVM of its own with Spark {@code
+   * local[2]}, its output (both streams) to {@code log}.
+   */
+  public static Process localCli(List<String> args, java.nio.file.Path log)
+      throws java.io.IOException {
+    return new ProcessBuilder(
+            command(
+                "1g",
+                Map.of(
+                    "spark.master", "local[2]",
+                    "spark.ui.enabled", "false",
+                    "spark.driver.host", "127.0.0.1"),
+                "io.rekey.cli.Main",
+                args))
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .start();
+  }
+
   /** {@code java -XmxHEAP FLAGS -Dk=v... -cp CP MAIN ARGS}. */
   public static List<String> command(
       String heap, Map<String, String> properties, String mainClass, List<String> args) {
