@@ -84,8 +84,12 @@ public final class RunFiles {
     replace(fs, tmp, file);
   }
 
-  /** Renames {@code from} onto {@code to}, replacing it. */
-  public static void replace(FileSystem fs, Path from, Path to) throws IOException {
+  /**
+   * Renames {@code from} onto {@code to}, replacing it. Not atomic (exists, delete, rename): only
+   * for files the driver alone writes. Task attempts never replace a shared name; see the class
+   * comment.
+   */
+  private static void replace(FileSystem fs, Path from, Path to) throws IOException {
     fs.mkdirs(to.getParent());
     if (fs.exists(to)) {
       fs.delete(to, false);
