@@ -3,10 +3,12 @@ package io.rekey.index;
 import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.TableAdmin;
+import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.Times;
 import io.rekey.rekey.RekeyOptions;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -65,7 +67,7 @@ public record IndexRunOptions(
           "until",
           "TIME",
           "index cells older than this (epoch millis or ISO-8601) instead of now minus the safety"
-              + " lag");
+              + " lag; no later than that");
 
   /** Options of {@code index build}. */
   public static List<OptionDef<?>> declaredForBuild() {
@@ -105,16 +107,42 @@ public record IndexRunOptions(
         values.get(TableAdmin.CREATE_NAMESPACE));
   }
 
+  /**
+   * Refuses an end later than now minus the safety lag: the watermark would move past cells that
+   * are still being written, and no later update would read them.
+   *
+   * @throws InvalidOptionException naming the value, the limit and the fix
+   */
+  static void checkUntil(String given, long until, long lagMillis, long now) {
+    long limit = now - lagMillis;
+    if (until > limit) {
+      throw InvalidOptionException.of(
+          UNTIL.name(),
+          given,
+          "is later than now minus the safety lag ("
+              + Instant.ofEpochMilli(limit)
+              + " = "
+              + limit
+              + "): cells stamped before it may still be written, and the watermark would pass"
+              + " them. Give a time at or before that, or leave --until out");
+    }
+  }
+
   public static IndexRunOptions forUpdate(OptionValues values) {
     ReadOptions.liveScan(values);
     String until = values.get(UNTIL);
+    IndexDefinition definition = IndexDefinition.from(values);
+    Long untilMillis = until == null ? null : Times.parse(UNTIL.name(), until);
+    if (untilMillis != null) {
+      checkUntil(until, untilMillis, definition.safetyLagMillis(), System.currentTimeMillis());
+    }
     return new IndexRunOptions(
-        IndexDefinition.from(values),
+        definition,
         !values.get(ReadOptions.SNAPSHOT),
         values.get(STAGING),
         values.get(MAX_REJECTS),
         values.get(BREAK_LOCK),
-        until == null ? null : Times.parse(UNTIL.name(), until),
+        untilMillis,
         values.get(WRITE_UPDATE),
         values.get(TableAdmin.CREATE_NAMESPACE));
   }

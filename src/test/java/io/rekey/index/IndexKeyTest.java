@@ -170,16 +170,80 @@ class IndexKeyTest {
     Path file = dir.resolve("idx.properties");
     Files.writeString(
         file,
-        "source = ns:t\ncolumn = m:sender\ncovered = m:a ; m:b\nindex-table = ns:i\nsafety-lag = 5\n");
-    OptionValues given = values("def", file.toString(), "safety-lag", "7");
+        "source = ns:t\ncolumn = m:sender\ncovered = m:a ; m:b\nindex-table = ns:i\nsafety-lag = 50\n");
+    OptionValues given = values("def", file.toString(), "safety-lag", "70");
     IndexDefinition d =
         IndexDefinition.from(
             IndexDefinition.withDefinitionFile(given).validate(IndexDefinition.declaredWithFile()));
     assertThat(d.source().getNameAsString()).isEqualTo("ns:t");
     assertThat(d.covered()).hasSize(2);
-    assertThat(d.safetyLagMillis()).isEqualTo(7_000);
+    assertThat(d.safetyLagMillis()).isEqualTo(70_000);
     Files.writeString(file, "source = ns:t\nsauce = 1\n");
     assertThatThrownBy(() -> IndexDefinition.withDefinitionFile(given))
         .hasMessageContaining("unknown key 'sauce'");
+  }
+
+  @Test
+  void aSafetyLagUnderTheClockSkewHBaseAllowsNeedsTheOptIn() {
+    assertThatThrownBy(
+            () ->
+                definition(
+                    "source", "ns:t", "index-table", "ns:i", "column", "m:s", "safety-lag", "0"))
+        .isInstanceOf(InvalidOptionException.class)
+        .hasMessageContaining("--safety-lag is '0' but is under 30 s")
+        .hasMessageContaining("hbase.master.maxclockskew")
+        .hasMessageContaining("--allow-short-lag");
+    assertThatThrownBy(
+            () ->
+                definition(
+                    "source", "ns:t", "index-table", "ns:i", "column", "m:s", "safety-lag", "29"))
+        .hasMessageContaining("is under 30 s");
+    assertThat(
+            definition("source", "ns:t", "index-table", "ns:i", "column", "m:s", "safety-lag", "30")
+                .safetyLagMillis())
+        .isEqualTo(30_000);
+    assertThat(
+            definition(
+                    "source",
+                    "ns:t",
+                    "index-table",
+                    "ns:i",
+                    "column",
+                    "m:s",
+                    "safety-lag",
+                    "0",
+                    "allow-short-lag",
+                    "true")
+                .safetyLagMillis())
+        .isZero();
+  }
+
+  @Test
+  void anUpdateMayNotEndLaterThanNowMinusTheSafetyLag() {
+    long now = 1_767_225_600_000L;
+    IndexRunOptions.checkUntil("x", now - 60_000, 60_000, now);
+    assertThatThrownBy(
+            () -> IndexRunOptions.checkUntil("2026-01-01T00:00:30Z", now - 30_000, 60_000, now))
+        .isInstanceOf(InvalidOptionException.class)
+        .hasMessage(
+            "--until is '2026-01-01T00:00:30Z' but is later than now minus the safety lag"
+                + " (2025-12-31T23:59:00Z = 1767225540000): cells stamped before it may still be"
+                + " written, and the watermark would pass them. Give a time at or before that, or"
+                + " leave --until out");
+    // Through the options: a time in the future.
+    assertThatThrownBy(
+            () ->
+                IndexRunOptions.forUpdate(
+                    values(
+                            "source",
+                            "ns:t",
+                            "index-table",
+                            "ns:i",
+                            "column",
+                            "m:s",
+                            "until",
+                            Long.toString(System.currentTimeMillis() + 3_600_000))
+                        .validate(IndexRunOptions.declaredForUpdate())))
+        .hasMessageContaining("is later than now minus the safety lag");
   }
 }
