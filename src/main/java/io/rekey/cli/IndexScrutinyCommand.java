@@ -15,7 +15,8 @@ import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * {@code index scrutiny}: compare an index with its source both ways; exits 1 when they differ and
- * nothing was repaired.
+ * nothing was repaired, or, with {@code --fail-on-foreign}, when the index table holds rows that
+ * are no entries of the index.
  */
 final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
   @Override
@@ -25,7 +26,7 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
 
   @Override
   public String summary() {
-    return "find missing, invalid and orphan index entries; --repair fixes them";
+    return "find missing, stale, invalid and orphan index entries; --repair fixes them";
   }
 
   @Override
@@ -59,7 +60,10 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
                   o.staging())
               .execute(o.repair(), o.samples(), o.breakLock());
       context.emit(IndexText.scrutiny(result), result);
-      return result.clean() || result.repaired() ? ExitCode.OK : ExitCode.FAILED;
+      boolean foreignRefused = o.failOnForeign() && result.foreign() > 0;
+      return (result.clean() || result.repaired()) && !foreignRefused
+          ? ExitCode.OK
+          : ExitCode.FAILED;
     }
   }
 }

@@ -87,6 +87,34 @@ public final class TableRead implements AutoCloseable {
     return snapshot;
   }
 
+  /** Where the snapshot is restored, or null for a live scan. */
+  public Path restoreDir() {
+    return restore;
+  }
+
+  /**
+   * Deletes what a read that was never closed left: its snapshot and restore directory (a job
+   * killed mid-read). The caller knows no live read uses them (it holds the lock of their job).
+   *
+   * @param restore the restore directory, or null when unknown
+   */
+  public static void deleteLeftover(
+      Connection connection, Configuration conf, String snapshot, Path restore) {
+    new TableAdmin(connection).deleteSnapshot(snapshot);
+    deleteRestore(conf, restore);
+  }
+
+  private static void deleteRestore(Configuration conf, Path restore) {
+    if (restore == null) {
+      return;
+    }
+    try {
+      restore.getFileSystem(conf).delete(restore, true);
+    } catch (IOException e) {
+      LOG.warn("could not delete {}: {}", restore, e.getMessage());
+    }
+  }
+
   public JavaPairRDD<ImmutableBytesWritable, Result> rows() {
     return rows;
   }
@@ -109,10 +137,6 @@ public final class TableRead implements AutoCloseable {
       return;
     }
     new TableAdmin(connection).deleteSnapshot(snapshot);
-    try {
-      restore.getFileSystem(conf).delete(restore, true);
-    } catch (IOException e) {
-      LOG.warn("could not delete {}: {}", restore, e.getMessage());
-    }
+    deleteRestore(conf, restore);
   }
 }

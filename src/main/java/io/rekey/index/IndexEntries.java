@@ -11,16 +11,28 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.BinaryComparator;
+import org.apache.hadoop.hbase.filter.FamilyFilter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.QualifierFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * What a source row gives an index: the entries (one for the newest indexed cell, or one per
  * version), and the cells each entry holds: a marker cell, so every entry is a row even without
- * covered columns, and the covered columns, all at the indexed cell's timestamp, so rewriting an
- * entry writes the same cells again.
+ * covered columns, and the covered columns.
+ *
+ * <p>The indexed cell's timestamp is in the entry's key; the entry's cells carry the time of the
+ * run that writes them (its start, on the driver's clock). So a rewrite of an entry (a covered
+ * value changed, or a repair) is newer than what it replaces, and a delete marker that a repair put
+ * on an entry's row hides only the cells written before it, never those of a later run, even when
+ * the source row comes back with its old timestamps.
  */
 public final class IndexEntries implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -130,12 +142,39 @@ public final class IndexEntries implements Serializable {
         v instanceof FieldValue.BytesValue b
             ? b.bytes()
             : v.printable().getBytes(StandardCharsets.US_ASCII);
-    long newest = Long.MIN_VALUE;
-    for (Cell c : row.rawCells()) {
-      newest = Math.max(newest, c.getTimestamp());
-    }
-    out.add(entry(sourceKey, row, value, newest));
+    out.add(entry(sourceKey, row, value, newestOfIndexColumns(row)));
     return out;
+  }
+
+  /**
+   * The newest timestamp of the row's cells in the index's columns; of all its cells when it has
+   * none of them (a read that counts every row also returns its first cell) or the index reads
+   * whole rows.
+   */
+  private long newestOfIndexColumns(Result row) {
+    long newest = Long.MIN_VALUE;
+    long newestAny = Long.MIN_VALUE;
+    for (Cell c : row.rawCells()) {
+      newestAny = Math.max(newestAny, c.getTimestamp());
+      if (readsColumn(c)) {
+        newest = Math.max(newest, c.getTimestamp());
+      }
+    }
+    return newest != Long.MIN_VALUE ? newest : newestAny;
+  }
+
+  private boolean readsColumn(Cell c) {
+    for (byte[][] cov : covered) {
+      if (CellUtil.matchingColumn(c, cov[0], cov[1])) {
+        return true;
+      }
+    }
+    for (ColumnBinding b : definition.key().source().columns()) {
+      if (CellUtil.matchingColumn(c, Bytes.toBytes(b.family()), Bytes.toBytes(b.qualifier()))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private Entry entry(byte[] sourceKey, Result row, byte[] value, long ts) throws KeyReject {
@@ -148,10 +187,10 @@ public final class IndexEntries implements Serializable {
   }
 
   /**
-   * An entry's cells ({@link #cells}) as one {@link ShuffleCell} record in HBase's order, at the
-   * entry's time, written straight from the row's cells.
+   * An entry's cells ({@link #cells}) as one {@link ShuffleCell} record in HBase's order, at {@code
+   * stamp} (the run's time), written straight from the row's cells.
    */
-  public byte[] record(Entry entry, Result row) {
+  public byte[] record(Entry entry, Result row, long stamp) {
     byte[][] qualifiers = new byte[cellOrder.length][];
     Cell[] values = new Cell[cellOrder.length];
     int n = 0;
@@ -166,7 +205,7 @@ public final class IndexEntries implements Serializable {
         values[n++] = value;
       }
     }
-    return ShuffleCell.puts(entry.key(), family, entry.ts(), qualifiers, values, n);
+    return ShuffleCell.puts(entry.key(), family, stamp, qualifiers, values, n);
   }
 
   /** The cells an entry holds: the marker, then each covered column the row has. */
@@ -185,12 +224,10 @@ public final class IndexEntries implements Serializable {
   /**
    * The entries of a row as Puts, for writers that go through the region servers.
    *
-   * @param atEntryTime stamp the cells with the indexed cell's timestamp (what a build writes);
-   *     false leaves the time to the server, so a delete marker already on the entry's row (an
-   *     entry deleted by hand) cannot hide the rewritten cells
+   * @param stamp the cells' timestamp: the time of the run that writes them
    * @throws KeyReject when an entry's key cannot be made
    */
-  public List<Put> puts(Result row, boolean atEntryTime) throws KeyReject {
+  public List<Put> puts(Result row, long stamp) throws KeyReject {
     List<Entry> made = entries(row);
     if (made.isEmpty()) {
       return List.of();
@@ -200,11 +237,7 @@ public final class IndexEntries implements Serializable {
     for (Entry e : made) {
       Put p = new Put(e.key());
       for (EntryCell c : cells) {
-        if (atEntryTime) {
-          p.addColumn(family, c.qualifier(), e.ts(), c.value());
-        } else {
-          p.addColumn(family, c.qualifier(), c.value());
-        }
+        p.addColumn(family, c.qualifier(), stamp, c.value());
       }
       out.add(p);
     }
@@ -222,12 +255,68 @@ public final class IndexEntries implements Serializable {
     return out;
   }
 
+  /** Whether the row holds the indexed column (always true of an index on a key field). */
+  public boolean hasIndexedColumn(Result row) {
+    return columnFamily == null || latest(row, columnFamily, columnQualifier) != null;
+  }
+
+  /** A Get of the columns the index needs from one source row, as {@link #restrict} reads them. */
+  public Get get(byte[] sourceKey) {
+    Get g = new Get(sourceKey);
+    restrict(new Scan()).getFamilyMap().forEach((f, qs) -> qs.forEach(q -> g.addColumn(f, q)));
+    if (definition.allVersions()) {
+      g.readAllVersions();
+    }
+    return g;
+  }
+
   /**
    * Limits a scan to the columns the index needs (the indexed column, the covered ones, the ones
    * the source key binds); an index on a key field with none of those reads whole rows.
    */
   public Scan restrict(Scan scan) {
-    List<Column> columns = new ArrayList<>();
+    for (Column c : columns()) {
+      scan.addColumn(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
+    }
+    return versions(scan);
+  }
+
+  /**
+   * Like {@link #restrict}, but every row comes back, with at least its first cell: a row holding
+   * none of the index's columns is still read and counted (as without the value, or rejected). A
+   * filter, not the scan's column set, picks the columns, since that set would drop such rows.
+   */
+  public Scan restrictCountingEveryRow(Scan scan) {
+    List<Column> columns = columns();
+    if (columns.isEmpty()) {
+      return versions(scan);
+    }
+    FilterList any = new FilterList(FilterList.Operator.MUST_PASS_ONE);
+    any.addFilter(new FirstKeyOnlyFilter());
+    for (Column c : columns) {
+      any.addFilter(
+          new FilterList(
+              FilterList.Operator.MUST_PASS_ALL,
+              new FamilyFilter(
+                  CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes(c.family()))),
+              new QualifierFilter(
+                  CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes(c.qualifier())))));
+    }
+    return versions(scan.setFilter(any));
+  }
+
+  private Scan versions(Scan scan) {
+    if (definition.allVersions()) {
+      scan.readAllVersions();
+    } else {
+      scan.readVersions(1);
+    }
+    return scan;
+  }
+
+  /** The source columns the index reads, each once. */
+  private List<Column> columns() {
+    java.util.LinkedHashSet<Column> columns = new java.util.LinkedHashSet<>();
     if (definition.column() != null) {
       columns.add(definition.column());
     }
@@ -235,15 +324,7 @@ public final class IndexEntries implements Serializable {
     for (ColumnBinding b : definition.key().source().columns()) {
       columns.add(new Column(b.family(), b.qualifier()));
     }
-    for (Column c : columns) {
-      scan.addColumn(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
-    }
-    if (definition.allVersions()) {
-      scan.readAllVersions();
-    } else {
-      scan.readVersions(1);
-    }
-    return scan;
+    return new ArrayList<>(columns);
   }
 
   public byte[] family() {

@@ -2,7 +2,6 @@ package io.rekey.index;
 
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.ShippedConfiguration;
-import io.rekey.index.IndexDefinition.Column;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.RejectReason;
 import io.rekey.write.PartitionRecords;
@@ -28,8 +27,10 @@ import scala.Tuple2;
  * The entry stage: every source row becomes its index entries' cells, as {@link ShuffleCell} pairs
  * for the HFile writer. Rows without the indexed value are counted (or rejected, when the
  * definition says so); rows whose entry key cannot be made go to the partition's rejects file. An
- * incremental run reads only a time window, so a row whose indexed cell changed may come without
- * its covered columns: those are fetched from the source, a batch of rows at a time.
+ * incremental run reads only a time window, so a row may come with only some of the index's
+ * columns: one whose indexed cell changed without its covered columns, or one where only a covered
+ * column changed (its entry must show the new value). Such rows are read again from the source, a
+ * batch at a time, and their entries made from what the row holds now.
  */
 public final class IndexEntryStage
     implements Function2<
@@ -44,6 +45,7 @@ public final class IndexEntryStage
   private final String runDir;
   private final ShippedConfiguration conf;
   private final LongAccumulator rowsRejectedProgress;
+  private final long stamp;
 
   /**
    * @param window the rows come from a time-window read (an incremental run): fetch missing covered
@@ -51,18 +53,21 @@ public final class IndexEntryStage
    *     about missing values
    * @param rowsRejectedProgress counts rejected rows as they are found, so the driver can stop the
    *     job once there are more than it may go on without
+   * @param stamp the entry cells' timestamp: the run's time (see {@link IndexEntries})
    */
   public IndexEntryStage(
       IndexDefinition definition,
       boolean window,
       String runDir,
       ShippedConfiguration conf,
-      LongAccumulator rowsRejectedProgress) {
+      LongAccumulator rowsRejectedProgress,
+      long stamp) {
     this.definition = definition;
     this.window = window;
     this.runDir = runDir;
     this.conf = conf;
     this.rowsRejectedProgress = rowsRejectedProgress;
+    this.stamp = stamp;
   }
 
   @Override
@@ -81,6 +86,7 @@ public final class IndexEntryStage
     private long cellsMade;
     private long rowsWithoutValue;
     private long rowsRejected;
+    private long rowsWithValue;
 
     Entries(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       super(rows);
@@ -89,7 +95,8 @@ public final class IndexEntryStage
 
     /**
      * A batch of rows. A build writes each row's entries as it comes; a window read first collects
-     * the rows whose covered columns it did not get, to fetch them together.
+     * the rows it did not get whole (the indexed cell or a covered column not in the window), to
+     * read them again together.
      */
     @Override
     protected void read(Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
@@ -101,25 +108,21 @@ public final class IndexEntryStage
         return;
       }
       List<Result> batch = new ArrayList<>(FETCH_BATCH);
-      List<List<IndexEntries.Entry>> made = new ArrayList<>(FETCH_BATCH);
-      List<Result> needCovered = new ArrayList<>();
+      List<Result> partial = new ArrayList<>();
       while (batch.size() < FETCH_BATCH && rows.hasNext()) {
         Result row = rows.next()._2();
-        List<IndexEntries.Entry> e = entries(row);
-        if (!e.isEmpty() && !entries.missingCovered(row).isEmpty()) {
-          needCovered.add(row);
+        if (!entries.hasIndexedColumn(row) || !entries.missingCovered(row).isEmpty()) {
+          partial.add(row);
         }
         batch.add(row);
-        made.add(e);
       }
-      Map<String, Result> fetched = fetchCovered(needCovered);
-      for (int i = 0; i < batch.size(); i++) {
-        Result row = batch.get(i);
-        Result coveredFrom =
-            made.get(i).isEmpty() || fetched.isEmpty()
-                ? row
-                : fetched.getOrDefault(Bytes.toStringBinary(row.getRow()), row);
-        write(made.get(i), coveredFrom);
+      Map<String, Result> fetched = fetchWhole(partial);
+      for (Result row : batch) {
+        Result whole =
+            fetched.isEmpty() ? row : fetched.getOrDefault(Bytes.toStringBinary(row.getRow()), row);
+        // The indexed cells of the window make the entries; a row where only a covered column
+        // changed gets the entries of its indexed cell as it is now, rewritten with the new value.
+        write(entries(entries.hasIndexedColumn(row) ? row : whole), whole);
       }
     }
 
@@ -134,11 +137,13 @@ public final class IndexEntryStage
         e = entries.entries(row);
       } catch (KeyReject r) {
         records.reject(r.reason().name(), r.detail(), row.getRow());
+        rowsWithValue++;
         rowsRejected++;
         rowsRejectedProgress.add(1);
         return List.of();
       }
       if (!e.isEmpty()) {
+        rowsWithValue++;
         rowsIndexed++;
         entriesMade += e.size();
       } else if (definition.rejectMissing() && !window) {
@@ -157,25 +162,21 @@ public final class IndexEntryStage
     /** Each entry's cells as one record (ShuffleCell), covered columns from {@code coveredFrom}. */
     private void write(List<IndexEntries.Entry> made, Result coveredFrom) {
       for (IndexEntries.Entry entry : made) {
-        byte[] record = entries.record(entry, coveredFrom);
+        byte[] record = entries.record(entry, coveredFrom, stamp);
         cellsMade += ShuffleCell.cellCount(record);
         pending.add(new Tuple2<>(record, null));
       }
     }
 
-    /** The covered columns of rows a window read gave without them, newest values. */
-    private Map<String, Result> fetchCovered(List<Result> rowsMissing) {
+    /** The index's columns of rows a window read did not give whole, as the source holds them. */
+    private Map<String, Result> fetchWhole(List<Result> rowsPartial) {
       Map<String, Result> out = new HashMap<>();
-      if (rowsMissing.isEmpty()) {
+      if (rowsPartial.isEmpty()) {
         return out;
       }
-      List<Get> gets = new ArrayList<>(rowsMissing.size());
-      for (Result r : rowsMissing) {
-        Get g = new Get(r.getRow());
-        for (Column c : definition.covered()) {
-          g.addColumn(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
-        }
-        gets.add(g);
+      List<Get> gets = new ArrayList<>(rowsPartial.size());
+      for (Result r : rowsPartial) {
+        gets.add(entries.get(r.getRow()));
       }
       try {
         try (Table t = ExecutorConnections.get(conf).getTable(definition.source())) {
@@ -187,7 +188,7 @@ public final class IndexEntryStage
         }
       } catch (IOException e) {
         throw new UncheckedIOException(
-            "cannot read the covered columns of " + definition.source(), e);
+            "cannot read the index's columns of " + definition.source(), e);
       }
       return out;
     }
@@ -196,7 +197,13 @@ public final class IndexEntryStage
     protected void finish() {
       records.finish(
           new IndexStats(
-                  rowsRead, rowsIndexed, entriesMade, cellsMade, rowsWithoutValue, rowsRejected)
+                  rowsRead,
+                  rowsIndexed,
+                  entriesMade,
+                  cellsMade,
+                  rowsWithoutValue,
+                  rowsRejected,
+                  rowsWithValue)
               .toLine());
     }
   }

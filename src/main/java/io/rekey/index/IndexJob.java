@@ -7,17 +7,24 @@ import io.rekey.hbase.RunLock;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableRead;
 import io.rekey.options.OptionDef;
-import io.rekey.report.Json;
 import io.rekey.write.BulkLoader;
 import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,62 +89,121 @@ public final class IndexJob {
   public IndexRunResult execute() {
     long started = System.currentTimeMillis();
     long t0 = System.nanoTime();
+    String application = sc.sc().applicationId();
     try (RunLock lock =
-        state.lock(
-            update ? "index update" : "index build",
-            sc.sc().applicationId(),
-            options.breakLock())) {
+        state.lock(update ? "index update" : "index build", application, options.breakLock())) {
+      state.deleteLeftoverRead(conf);
       Long before = watermark();
       long windowTo =
           options.until() != null ? options.until() : started - definition.safetyLagMillis();
-      Long windowFrom = null;
-      if (update) {
-        if (before == null) {
-          throw new RekeyException(
-              "index "
-                  + definition.indexTable()
-                  + " has no watermark in "
-                  + definition.stateTable()
-                  + ": it was never built. Run 'index build' with the same definition first");
-        }
-        windowFrom = before;
-        if (windowTo <= windowFrom) {
-          LOG.info("index: nothing to do: the watermark {} is at or past {}", before, windowTo);
-          return result(t0, false, windowFrom, windowTo, before, before, true, null, null);
-        }
-      }
-      IndexTable table = new IndexTable(connection, definition, options.createNamespace());
-      table.check();
-      stageSeconds.put("plan", seconds(t0));
-      IndexLoad.Written written;
-      BulkLoader.Stored stored;
-      long t2;
       try {
-        written = run(table, windowFrom, windowTo);
-        t2 = System.nanoTime();
-        stored = new IndexLoad(sc, conf, definition, runDir()).load(written);
-      } catch (RekeyException e) {
-        throw dropEmptyCreatedTable(table, e);
+        IndexRunResult result = execute(started, t0, before, windowTo);
+        state.recordRun(
+            started,
+            IndexRunRecord.of(result, Instant.ofEpochMilli(started).toString(), application));
+        return result;
+      } catch (RuntimeException e) {
+        state.recordRun(
+            started,
+            IndexRunRecord.failed(
+                update ? "update" : "build",
+                Instant.ofEpochMilli(started).toString(),
+                seconds(t0),
+                application,
+                update ? before : null,
+                windowTo,
+                before,
+                e.getMessage()));
+        throw e;
       }
-      if (options.write() == IndexRunOptions.Write.HFILES) {
-        stageSeconds.put("bulk load", seconds(t2));
-      }
-      long after = Math.max(before == null ? Long.MIN_VALUE : before, windowTo);
-      state.moveWatermark(after);
-      IndexRunResult result =
-          result(
-              t0,
-              written.table().created(),
-              windowFrom,
-              windowTo,
-              before,
-              after,
-              false,
-              written,
-              stored);
-      state.recordRun(started, Json.toJson(result));
-      return result;
     }
+  }
+
+  private IndexRunResult execute(long started, long t0, Long before, long windowTo) {
+    Long windowFrom = null;
+    if (update) {
+      if (before == null) {
+        throw new RekeyException(
+            "index "
+                + definition.indexTable()
+                + " has no watermark in "
+                + definition.stateTable()
+                + ": it was never built. Run 'index build' with the same definition first");
+      }
+      windowFrom = before;
+      if (windowTo <= windowFrom) {
+        LOG.info("index: nothing to do: the watermark {} is at or past {}", before, windowTo);
+        return result(t0, false, windowFrom, windowTo, before, before, true, null, null);
+      }
+    }
+    IndexTable table = new IndexTable(connection, definition, options.createNamespace());
+    table.check();
+    stageSeconds.put("plan", seconds(t0));
+    IndexLoad.Written written;
+    BulkLoader.Stored stored;
+    long t2;
+    try {
+      // The run's start stamps its entry cells: later than any earlier run's, so what it writes
+      // is newer than what it replaces and than a repair's delete markers (see IndexEntries).
+      written = run(table, windowFrom, windowTo, started);
+      if (windowFrom == null) {
+        refuseAbsentColumn(written.stats());
+      }
+      t2 = System.nanoTime();
+      stored = new IndexLoad(sc, conf, definition, runDir()).load(written);
+    } catch (RekeyException e) {
+      throw dropEmptyCreatedTable(table, e);
+    }
+    if (options.write() == IndexRunOptions.Write.HFILES) {
+      stageSeconds.put("bulk load", seconds(t2));
+    }
+    long after = Math.max(before == null ? Long.MIN_VALUE : before, windowTo);
+    state.moveWatermark(after);
+    return result(
+        t0, written.table().created(), windowFrom, windowTo, before, after, false, written, stored);
+  }
+
+  /**
+   * A build that read rows of which none holds the indexed column is an index on a column that is
+   * not there (a typo, another family): it stops before anything is loaded or recorded, naming the
+   * columns the table does have.
+   */
+  private void refuseAbsentColumn(IndexStats stats) {
+    if (definition.column() == null || stats.rowsRead() == 0 || stats.rowsWithValue() > 0) {
+      return;
+    }
+    throw new RekeyException(
+        "no row of "
+            + definition.source()
+            + " holds "
+            + definition.column()
+            + " ("
+            + stats.rowsRead()
+            + " rows read), so the index would be empty; nothing was loaded. Columns seen in the"
+            + " table: "
+            + String.join(", ", columnsSeen())
+            + ". Check --column (family and qualifier are case-sensitive)");
+  }
+
+  /** Up to 20 distinct columns of the source's first 1,000 rows, for a message. */
+  private List<String> columnsSeen() {
+    java.util.TreeSet<String> seen = new java.util.TreeSet<>();
+    try (Table t = connection.getTable(definition.source());
+        ResultScanner s = t.getScanner(new Scan().setLimit(1000).setCaching(1000))) {
+      for (Result r : s) {
+        for (Cell c : r.rawCells()) {
+          if (seen.size() < 20) {
+            seen.add(
+                Bytes.toStringBinary(CellUtil.cloneFamily(c))
+                    + ":"
+                    + Bytes.toStringBinary(CellUtil.cloneQualifier(c)));
+          }
+        }
+      }
+    } catch (IOException e) {
+      return List.of("(cannot read them: " + e.getMessage() + ")");
+    }
+    return new ArrayList<>(seen);
   }
 
   /**
@@ -167,13 +233,17 @@ public final class IndexJob {
   }
 
   /** Reads the window, makes and writes the entries; nothing is loaded yet. */
-  IndexLoad.Written run(IndexTable table, Long windowFrom, long windowTo) {
+  IndexLoad.Written run(IndexTable table, Long windowFrom, long windowTo, long stamp) {
     long t1 = System.nanoTime();
     // Rows of the index's few columns are small: an update's live scan of a window takes them
     // 5,000 to a round trip (the scanner's result size limit still caps a round trip's bytes);
     // 500 made a 20,000-row window 10-15% slower. A snapshot read does not use it.
+    Scan base = new Scan().setCacheBlocks(false).setCaching(5000);
+    IndexEntries entries = new IndexEntries(definition);
+    // A build counts every row, those without any of the index's columns too; an update reads
+    // only the rows whose index columns changed in the window.
     Scan scan =
-        new IndexEntries(definition).restrict(new Scan().setCacheBlocks(false).setCaching(5000));
+        windowFrom == null ? entries.restrictCountingEveryRow(base) : entries.restrict(base);
     if (windowFrom != null) {
       try {
         scan.setTimeRange(windowFrom, windowTo);
@@ -191,6 +261,7 @@ public final class IndexJob {
             options.liveScan(),
             staging(),
             "index")) {
+      state.rememberRead(read);
       IndexLoad.Written written =
           new IndexLoad(sc, conf, definition, runDir())
               .write(
@@ -199,6 +270,7 @@ public final class IndexJob {
                   table,
                   options.write(),
                   options.maxRejects(),
+                  stamp,
                   "index "
                       + (update ? "update" : "build")
                       + ": read "
@@ -213,6 +285,8 @@ public final class IndexJob {
               + (options.write() == IndexRunOptions.Write.PUTS ? "Puts" : "HFiles"),
           seconds(t1));
       return written;
+    } finally {
+      state.forgetRead();
     }
   }
 

@@ -86,6 +86,7 @@ public final class IndexLoad {
    * Makes and writes the entries of the rows {@code read} gives.
    *
    * @param window the rows come from an incremental run's time window
+   * @param stamp the entry cells' timestamp: the run's time (see {@link IndexEntries})
    * @throws RekeyException when more rows than {@code maxRejects} were rejected or the counts do
    *     not add up: with HFiles before anything is loaded, with Puts after the other rows' entries
    *     were written (correct ones; the caller then leaves the watermark where it was)
@@ -96,6 +97,7 @@ public final class IndexLoad {
       IndexTable indexTable,
       IndexRunOptions.Write how,
       long maxRejects,
+      long stamp,
       String description) {
     try {
       FileSystem fs = runDir.getFileSystem(conf);
@@ -124,7 +126,7 @@ public final class IndexLoad {
             read.rows()
                 .mapPartitionsWithIndex(
                     new IndexEntryStage(
-                        definition, window, runDir.toString(), shipped, rejectedSoFar),
+                        definition, window, runDir.toString(), shipped, rejectedSoFar, stamp),
                     true));
     if (persist) {
       cells.persist(StorageLevel.MEMORY_AND_DISK_SER());

@@ -10,6 +10,7 @@ import io.rekey.hbase.TableRead;
 import io.rekey.keys.KeyReject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
@@ -33,23 +35,43 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.Optional;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
+import scala.Tuple3;
 
 /**
  * Compares an index with its source both ways and, when asked, repairs it. Every source row gives
- * its expected entries (the same code that builds them); every index row is read back to its source
- * row through the layout. Expected and present: valid. Expected, absent: missing (or pending, when
- * newer than the watermark). Present, not expected: invalid when the source row still exists (its
- * value changed), orphan when it does not. Repair writes the missing entries (from the source row
- * as it is now) and deletes the invalid and orphan ones up to their newest cell, under the index's
- * lock so no update runs meanwhile. This is how changes and deletions in the source reach an index
- * that incremental runs only add to.
+ * its expected entries (the same code that builds them) with their covered values; every index row
+ * is read back to its source row through the layout.
+ *
+ * <ul>
+ *   <li><b>valid</b>: expected and present, with the source's covered values.
+ *   <li><b>stale</b>: expected and present, but a covered value differs from the source's.
+ *   <li><b>missing</b>: expected, absent; <b>pending</b> instead when the source cell is newer than
+ *       the watermark (the next update writes it).
+ *   <li><b>invalid</b>: present, not expected, its source row exists (its value changed).
+ *   <li><b>orphan</b>: present, not expected, its source row is gone.
+ *   <li><b>foreign</b>: a row of the index table that is no entry of this definition (no marker
+ *       cell, or a key this layout cannot read): another layout's entries, other data. Counted,
+ *       shown, never touched.
+ * </ul>
+ *
+ * <p>Repair, under the index's lock so no update runs meanwhile, writes the missing and stale
+ * entries from the source row as it is now and deletes the invalid and orphan ones up to their
+ * newest cell. Its cells carry its own start time, later than those of the entries it replaces and
+ * than its delete markers, and a later run's cells are later still, so nothing a repair leaves can
+ * hide a later build or update (see {@link IndexEntries}). This is how changes and deletions in the
+ * source reach an index that incremental runs only add to.
  */
 public final class IndexScrutinyJob {
   private static final String VALID = "valid";
+  private static final String STALE = "stale";
   private static final String MISSING = "missing";
   private static final String PENDING = "pending";
   private static final String INVALID = "invalid";
   private static final String ORPHAN = "orphan";
+  private static final String FOREIGN = "foreign";
+  private static final String UNEXPECTED = "unexpected";
+  private static final List<String> KINDS =
+      List.of(VALID, STALE, MISSING, PENDING, INVALID, ORPHAN, FOREIGN);
   private static final int MUTATION_BATCH = 1000;
 
   private final JavaSparkContext sc;
@@ -75,25 +97,59 @@ public final class IndexScrutinyJob {
   }
 
   /**
-   * @param repair write missing entries, delete invalid and orphan ones
+   * @param repair write missing and stale entries, delete invalid and orphan ones
    * @param samples examples kept per kind
    */
   public IndexScrutinyResult execute(boolean repair, int samples, boolean breakLock) {
     long t0 = System.nanoTime();
+    long started = System.currentTimeMillis();
+    String application = sc.sc().applicationId();
     IndexState state = new IndexState(connection, definition.stateTable(), definition.indexTable());
-    try (RunLock lock = state.lock("index scrutiny", sc.sc().applicationId(), breakLock)) {
+    try (RunLock lock = state.lock("index scrutiny", application, breakLock)) {
+      state.deleteLeftoverRead(conf);
       new TableAdmin(connection).descriptor(definition.indexTable(), "index");
       OptionalLong w = state.watermark();
-      long watermark = w.isPresent() ? w.getAsLong() : Long.MAX_VALUE;
-      return compare(repair, samples, w.isPresent() ? w.getAsLong() : null, watermark, t0);
+      Long shown = w.isPresent() ? w.getAsLong() : null;
+      try {
+        IndexScrutinyResult result =
+            compare(state, repair, samples, shown, w.orElse(Long.MAX_VALUE), started, t0);
+        state.recordRun(
+            started,
+            IndexRunRecord.of(result, Instant.ofEpochMilli(started).toString(), application));
+        return result;
+      } catch (RuntimeException e) {
+        state.recordRun(
+            started,
+            IndexRunRecord.failed(
+                repair ? "scrutiny --repair" : "scrutiny",
+                Instant.ofEpochMilli(started).toString(),
+                seconds(t0),
+                application,
+                null,
+                null,
+                shown,
+                e.getMessage()));
+        throw e;
+      }
     }
   }
 
   private IndexScrutinyResult compare(
-      boolean repair, int samples, Long shownWatermark, long watermark, long t0) {
+      IndexState state,
+      boolean repair,
+      int samples,
+      Long shownWatermark,
+      long watermark,
+      long started,
+      long t0) {
     IndexEntries entries = new IndexEntries(definition);
     IndexKey key = definition.key();
-    Scan scan = entries.restrict(new Scan().setCacheBlocks(false).setCaching(500));
+    byte[] family = Bytes.toBytes(definition.family());
+    byte[] marker = Bytes.toBytes(IndexDefinition.MARKER);
+    List<IndexDefinition.Column> coveredColumns = definition.covered();
+    // Every source row, those without any of the index's columns too: the source row count is
+    // the table's.
+    Scan scan = entries.restrictCountingEveryRow(new Scan().setCacheBlocks(false).setCaching(500));
     TableRead read =
         TableRead.open(
             sc,
@@ -104,19 +160,20 @@ public final class IndexScrutinyJob {
             liveScan,
             RunFiles.staging(conf, staging),
             "scrutiny");
+    state.rememberRead(read);
     JavaPairRDD<ImmutableBytesWritable, Result> rows = read.rows();
     sc.setJobGroup(
         "index scrutiny",
         "index scrutiny: " + definition.source() + " against " + definition.indexTable(),
         false);
     try {
-      // (source key, index key or "" when the row gives no entry) with the entry's timestamp.
-      JavaPairRDD<String, Tuple2<String, Long>> bySource =
+      // (source key, (index key or "" when the row gives no entry, expected entry)).
+      JavaPairRDD<String, Tuple2<String, Entry>> bySource =
           rows.flatMapToPair(
                   row -> {
                     Result r = row._2();
                     String source = text(r.getRow());
-                    List<Tuple2<String, Tuple2<String, Long>>> out = new ArrayList<>(1);
+                    List<Tuple2<String, Tuple2<String, Entry>>> out = new ArrayList<>(1);
                     List<IndexEntries.Entry> made;
                     try {
                       made = entries.entries(r);
@@ -124,20 +181,23 @@ public final class IndexScrutinyJob {
                       made = List.of();
                     }
                     if (made.isEmpty()) {
-                      out.add(new Tuple2<>(source, new Tuple2<>("", 0L)));
+                      out.add(new Tuple2<>(source, new Tuple2<>("", Entry.NONE)));
                     }
+                    String covered = covered(entries.cells(r));
+                    long coveredTs = coveredNewest(r, coveredColumns);
                     for (IndexEntries.Entry e : made) {
-                      out.add(new Tuple2<>(source, new Tuple2<>(text(e.key()), e.ts())));
+                      out.add(
+                          new Tuple2<>(
+                              source,
+                              new Tuple2<>(text(e.key()), new Entry(e.ts(), covered, coveredTs))));
                     }
                     return out.iterator();
                   })
               .persist(StorageLevel.MEMORY_AND_DISK_SER());
-      JavaPairRDD<String, Long> expected =
-          bySource
-              .filter(t -> !t._2()._1().isEmpty())
-              .mapToPair(t -> new Tuple2<>(t._2()._1(), t._2()._2()));
-      // (index key, newest cell timestamp) of every entry in the index.
-      JavaPairRDD<String, Long> present =
+      JavaPairRDD<String, Entry> expected =
+          bySource.filter(t -> !t._2()._1().isEmpty()).mapToPair(t -> t._2());
+      // (index key, (newest cell timestamp, covered values, whether it is this index's entry)).
+      JavaPairRDD<String, Entry> present =
           SourceReader.live(
                   sc,
                   conf,
@@ -145,91 +205,113 @@ public final class IndexScrutinyJob {
                   new Scan().setCacheBlocks(false).setCaching(1000))
               .mapToPair(
                   row -> {
+                    Result r = row._2();
                     long newest = Long.MIN_VALUE;
-                    for (Cell c : row._2().rawCells()) {
-                      newest = Math.max(newest, c.getTimestamp());
+                    List<IndexEntries.EntryCell> cells = new ArrayList<>();
+                    for (Cell c : r.rawCells()) {
+                      // Other families of the table are not the index's; a row with only those
+                      // is foreign.
+                      if (CellUtil.matchingFamily(c, family)) {
+                        newest = Math.max(newest, c.getTimestamp());
+                        cells.add(
+                            new IndexEntries.EntryCell(
+                                CellUtil.cloneQualifier(c), CellUtil.cloneValue(c)));
+                      }
                     }
-                    return new Tuple2<>(text(row._2().getRow()), newest);
+                    boolean ours = r.containsColumn(family, marker) && decodes(key, r.getRow());
+                    return new Tuple2<>(
+                        text(r.getRow()),
+                        ours ? new Entry(newest, covered(cells), 0) : Entry.foreign(newest));
                   });
       long w = watermark;
-      // (kind, (index key, timestamp)) of every entry either side.
-      JavaPairRDD<String, Tuple2<String, Long>> oneSide =
+      // (kind, (index key, newest timestamp, detail)) of every entry either side.
+      JavaPairRDD<String, Tuple3<String, Long, String>> oneSide =
           expected
-              .fullOuterJoin(present)
+              .fullOuterJoin(present.filter(t -> !t._2().foreign()))
               .mapToPair(
                   j -> {
-                    Optional<Long> want = j._2()._1();
-                    Optional<Long> have = j._2()._2();
+                    Optional<Entry> want = j._2()._1();
+                    Optional<Entry> have = j._2()._2();
                     if (want.isPresent() && have.isPresent()) {
-                      return new Tuple2<>(VALID, new Tuple2<>(j._1(), have.get()));
+                      String kind = VALID;
+                      if (!want.get().covered().equals(have.get().covered())) {
+                        kind = want.get().coveredTs() >= w ? PENDING : STALE;
+                      }
+                      String detail =
+                          kind.equals(VALID)
+                              ? ""
+                              : "covered "
+                                  + shown(have.get().covered())
+                                  + ", the source has "
+                                  + shown(want.get().covered());
+                      return new Tuple2<>(kind, new Tuple3<>(j._1(), have.get().ts(), detail));
                     }
                     if (want.isPresent()) {
-                      String kind = want.get() >= w ? PENDING : MISSING;
-                      return new Tuple2<>(kind, new Tuple2<>(j._1(), want.get()));
+                      String kind = want.get().ts() >= w ? PENDING : MISSING;
+                      return new Tuple2<>(kind, new Tuple3<>(j._1(), want.get().ts(), ""));
                     }
-                    return new Tuple2<>("unexpected", new Tuple2<>(j._1(), have.get()));
+                    return new Tuple2<>(UNEXPECTED, new Tuple3<>(j._1(), have.get().ts(), ""));
                   });
       // Unexpected entries: invalid when their source row exists, orphan when not.
-      JavaPairRDD<String, Tuple2<String, Long>> unexpected =
+      JavaPairRDD<String, Tuple3<String, Long, String>> unexpected =
           oneSide
-              .filter(t -> t._1().equals("unexpected"))
+              .filter(t -> t._1().equals(UNEXPECTED))
               .mapToPair(
-                  t -> {
-                    String source;
-                    try {
-                      source = text(key.decode(bytes(t._2()._1())).sourceKey());
-                    } catch (KeyReject e) {
-                      source = "\u0000unreadable:" + t._2()._1();
-                    }
-                    return new Tuple2<>(source, t._2());
-                  });
+                  t -> new Tuple2<>(text(key.decode(bytes(t._2()._1())).sourceKey()), t._2()));
       JavaPairRDD<String, Boolean> sourceRows = bySource.mapToPair(t -> new Tuple2<>(t._1(), true));
-      JavaPairRDD<String, Tuple2<String, Long>> classified =
+      JavaPairRDD<String, Tuple3<String, Long, String>> classified =
           oneSide
-              .filter(t -> !t._1().equals("unexpected"))
+              .filter(t -> !t._1().equals(UNEXPECTED))
               .union(
                   unexpected
                       .cogroup(sourceRows)
                       .flatMapToPair(
                           g -> {
                             boolean exists = g._2()._2().iterator().hasNext();
-                            List<Tuple2<String, Tuple2<String, Long>>> out = new ArrayList<>();
-                            for (Tuple2<String, Long> e : g._2()._1()) {
+                            List<Tuple2<String, Tuple3<String, Long, String>>> out =
+                                new ArrayList<>();
+                            for (Tuple3<String, Long, String> e : g._2()._1()) {
                               out.add(new Tuple2<>(exists ? INVALID : ORPHAN, e));
                             }
                             return out.iterator();
                           }))
+              .union(
+                  present
+                      .filter(t -> t._2().foreign())
+                      .mapToPair(t -> new Tuple2<>(FOREIGN, new Tuple3<>(t._1(), t._2().ts(), ""))))
               .persist(StorageLevel.MEMORY_AND_DISK_SER());
       Map<String, Long> counts = new LinkedHashMap<>();
-      for (String kind : List.of(VALID, MISSING, PENDING, INVALID, ORPHAN)) {
+      for (String kind : KINDS) {
         counts.put(kind, 0L);
       }
       classified.countByKey().forEach((k, v) -> counts.put(k, v));
       long sourceRowCount = bySource.keys().distinct().count();
       Map<String, List<String>> examples = new LinkedHashMap<>();
-      for (String kind : List.of(MISSING, INVALID, ORPHAN, PENDING)) {
+      for (String kind : List.of(MISSING, STALE, INVALID, ORPHAN, FOREIGN, PENDING)) {
         if (counts.get(kind) == 0 || samples == 0) {
           continue;
         }
         List<String> lines = new ArrayList<>();
-        for (Tuple2<String, Tuple2<String, Long>> t :
+        for (Tuple2<String, Tuple3<String, Long, String>> t :
             classified.filter(c -> c._1().equals(kind)).take(samples)) {
-          lines.add(describe(kind, bytes(t._2()._1())));
+          String detail = t._2()._3();
+          lines.add(describe(kind, bytes(t._2()._1())) + (detail.isEmpty() ? "" : ": " + detail));
         }
         examples.put(kind, lines);
       }
       long written = 0;
       long deleted = 0;
       if (repair) {
-        written = counts.get(MISSING);
+        written = counts.get(MISSING) + counts.get(STALE);
         deleted = counts.get(INVALID) + counts.get(ORPHAN);
         if (written + deleted > 0) {
-          repair(classified);
+          repair(classified, started);
         }
       }
       bySource.unpersist(false);
       classified.unpersist(false);
-      long presentCount = counts.get(VALID) + counts.get(INVALID) + counts.get(ORPHAN);
+      long presentCount =
+          counts.get(VALID) + counts.get(STALE) + counts.get(INVALID) + counts.get(ORPHAN);
       return new IndexScrutinyResult(
           definition.source().getNameAsString(),
           definition.indexTable().getNameAsString(),
@@ -237,32 +319,139 @@ public final class IndexScrutinyJob {
           sourceRowCount,
           presentCount,
           counts.get(VALID),
+          counts.get(STALE),
           counts.get(MISSING),
           counts.get(PENDING),
           counts.get(INVALID),
           counts.get(ORPHAN),
+          counts.get(FOREIGN),
           examples,
           repair,
           written,
           deleted,
-          Math.round((System.nanoTime() - t0) / 1e7) / 100.0);
+          seconds(t0));
     } finally {
       sc.clearJobGroup();
       read.close();
+      state.forgetRead();
     }
   }
 
-  /** Writes missing entries from the source as it is now; deletes invalid and orphan entries. */
-  private void repair(JavaPairRDD<String, Tuple2<String, Long>> classified) {
+  /**
+   * An entry as scrutiny compares it: its timestamp (the indexed cell's when expected, its newest
+   * cell's when present), its covered values as one comparable text, the newest covered cell's
+   * timestamp in the source, and whether it is a row of the index table that is no entry of this
+   * index.
+   */
+  // A class, not a record: Spark's Kryo cannot set a record's fields.
+  static final class Entry implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    static final Entry NONE = new Entry(0, "", 0, false);
+
+    private final long ts;
+    private final String covered;
+    private final long coveredTs;
+    private final boolean foreign;
+
+    Entry(long ts, String covered, long coveredTs, boolean foreign) {
+      this.ts = ts;
+      this.covered = covered;
+      this.coveredTs = coveredTs;
+      this.foreign = foreign;
+    }
+
+    Entry(long ts, String covered, long coveredTs) {
+      this(ts, covered, coveredTs, false);
+    }
+
+    static Entry foreign(long ts) {
+      return new Entry(ts, "", 0, true);
+    }
+
+    long ts() {
+      return ts;
+    }
+
+    String covered() {
+      return covered;
+    }
+
+    long coveredTs() {
+      return coveredTs;
+    }
+
+    boolean foreign() {
+      return foreign;
+    }
+  }
+
+  /** Whether the layout reads the key back. */
+  private static boolean decodes(IndexKey key, byte[] indexKey) {
+    try {
+      key.decode(indexKey);
+      return true;
+    } catch (KeyReject | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** An entry's covered cells (the marker aside) as one text, in qualifier order. */
+  private static String covered(List<IndexEntries.EntryCell> cells) {
+    List<String> parts = new ArrayList<>();
+    for (IndexEntries.EntryCell c : cells) {
+      String q = text(c.qualifier());
+      if (!q.equals(IndexDefinition.MARKER)) {
+        parts.add(q + "\u0000" + text(c.value()));
+      }
+    }
+    java.util.Collections.sort(parts);
+    return String.join("\u0001", parts);
+  }
+
+  /** {@link #covered} for people: {@code m:subject='hello'}, or {@code nothing}. */
+  private static String shown(String covered) {
+    if (covered.isEmpty()) {
+      return "nothing";
+    }
+    List<String> out = new ArrayList<>();
+    for (String part : covered.split("\u0001")) {
+      String[] qv = part.split("\u0000", 2);
+      out.add(Bytes.toStringBinary(bytes(qv[0])) + "='" + Bytes.toStringBinary(bytes(qv[1])) + "'");
+    }
+    return String.join(", ", out);
+  }
+
+  /** The newest timestamp among a source row's covered cells, or 0 when it has none. */
+  private static long coveredNewest(Result r, List<IndexDefinition.Column> covered) {
+    long newest = 0;
+    for (IndexDefinition.Column c : covered) {
+      Cell cell = r.getColumnLatestCell(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
+      if (cell != null) {
+        newest = Math.max(newest, cell.getTimestamp());
+      }
+    }
+    return newest;
+  }
+
+  /**
+   * Writes missing and stale entries from the source as it is now; deletes invalid and orphan
+   * entries up to their newest cell.
+   */
+  private void repair(JavaPairRDD<String, Tuple3<String, Long, String>> classified, long stamp) {
     ShippedConfiguration shipped = new ShippedConfiguration(conf);
     IndexDefinition d = definition;
     classified
-        .filter(t -> t._1().equals(MISSING) || t._1().equals(INVALID) || t._1().equals(ORPHAN))
+        .filter(
+            t ->
+                t._1().equals(MISSING)
+                    || t._1().equals(STALE)
+                    || t._1().equals(INVALID)
+                    || t._1().equals(ORPHAN))
         .foreachPartition(
             part -> {
               Connection c = ExecutorConnections.get(shipped);
               try (BufferedMutator out = c.getBufferedMutator(d.indexTable())) {
-                new Repairer(d, c, out).repair(part);
+                new Repairer(d, c, out, stamp).repair(part);
               }
             });
   }
@@ -274,61 +463,68 @@ public final class IndexScrutinyJob {
     private final BufferedMutator out;
     private final IndexEntries entries;
     private final byte[] family;
+    private final long stamp;
 
-    Repairer(IndexDefinition definition, Connection connection, BufferedMutator out) {
+    Repairer(IndexDefinition definition, Connection connection, BufferedMutator out, long stamp) {
       this.definition = definition;
       this.connection = connection;
       this.out = out;
       this.entries = new IndexEntries(definition);
       this.family = Bytes.toBytes(definition.family());
+      this.stamp = stamp;
     }
 
-    void repair(Iterator<Tuple2<String, Tuple2<String, Long>>> findings) throws IOException {
-      List<byte[]> missingSources = new ArrayList<>();
+    void repair(Iterator<Tuple2<String, Tuple3<String, Long, String>>> findings)
+        throws IOException {
+      // Source rows whose entries are written again, with the time their cells need to be newer
+      // than (a stale entry's newest cell, which is deleted first).
+      Map<String, Long> rewrite = new LinkedHashMap<>();
       while (findings.hasNext()) {
-        Tuple2<String, Tuple2<String, Long>> f = findings.next();
+        Tuple2<String, Tuple3<String, Long, String>> f = findings.next();
         byte[] indexKey = bytes(f._2()._1());
-        if (f._1().equals(MISSING)) {
+        long newest = f._2()._2();
+        if (f._1().equals(MISSING) || f._1().equals(STALE)) {
+          byte[] sourceKey;
           try {
-            missingSources.add(definition.key().decode(indexKey).sourceKey());
+            sourceKey = definition.key().decode(indexKey).sourceKey();
           } catch (KeyReject e) {
             throw new IllegalStateException("an expected entry cannot be read back", e);
           }
-          if (missingSources.size() >= MUTATION_BATCH) {
-            writeEntries(missingSources);
-            missingSources.clear();
+          if (f._1().equals(STALE)) {
+            // Its covered cells the source no longer has go too; the rewrite is newer.
+            out.mutate(new Delete(indexKey).addFamily(family, newest));
+          }
+          rewrite.merge(
+              text(sourceKey), f._1().equals(STALE) ? newest + 1 : Long.MIN_VALUE, Math::max);
+          if (rewrite.size() >= MUTATION_BATCH) {
+            writeEntries(rewrite);
+            rewrite.clear();
           }
         } else {
-          // Up to its newest cell only: an entry written again later stays visible.
-          out.mutate(new Delete(indexKey).addFamily(family, f._2()._2()));
+          // Up to its newest cell only: what a later run writes is newer, so it stays visible.
+          out.mutate(new Delete(indexKey).addFamily(family, newest));
         }
       }
-      writeEntries(missingSources);
+      writeEntries(rewrite);
       out.flush();
     }
 
-    private void writeEntries(List<byte[]> sourceKeys) throws IOException {
+    private void writeEntries(Map<String, Long> sourceKeys) throws IOException {
       if (sourceKeys.isEmpty()) {
         return;
       }
       List<Get> gets = new ArrayList<>();
-      for (byte[] k : sourceKeys) {
-        Get g = new Get(k);
-        Scan columns = entries.restrict(new Scan());
-        columns.getFamilyMap().forEach((f, qs) -> qs.forEach(q -> g.addColumn(f, q)));
-        if (definition.allVersions()) {
-          g.readAllVersions();
-        }
-        gets.add(g);
+      for (String k : sourceKeys.keySet()) {
+        gets.add(entries.get(bytes(k)));
       }
       try (Table source = connection.getTable(definition.source())) {
         for (Result r : source.get(gets)) {
           if (r == null || r.isEmpty()) {
             continue;
           }
+          long at = Math.max(stamp, sourceKeys.getOrDefault(text(r.getRow()), Long.MIN_VALUE));
           try {
-            // At the server's time: see IndexEntries.puts.
-            for (Put p : entries.puts(r, false)) {
+            for (Put p : entries.puts(r, at)) {
               out.mutate(p);
             }
           } catch (KeyReject e) {
@@ -337,6 +533,10 @@ public final class IndexScrutinyJob {
         }
       }
     }
+  }
+
+  private static double seconds(long since) {
+    return Math.round((System.nanoTime() - since) / 1e7) / 100.0;
   }
 
   private String describe(String kind, byte[] indexKey) {

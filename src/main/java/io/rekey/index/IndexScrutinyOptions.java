@@ -17,9 +17,17 @@ public record IndexScrutinyOptions(
     String staging,
     boolean repair,
     int samples,
-    boolean breakLock) {
+    boolean breakLock,
+    boolean failOnForeign) {
   public static final OptionDef<Boolean> REPAIR =
-      OptionDef.flag("repair", "write the missing entries and delete the invalid and orphan ones");
+      OptionDef.flag(
+          "repair",
+          "write the missing and stale entries and delete the invalid and orphan ones (foreign"
+              + " rows are left alone)");
+  public static final OptionDef<Boolean> FAIL_ON_FOREIGN =
+      OptionDef.flag(
+          "fail-on-foreign",
+          "exit 1 when the index table holds rows that are no entries of this index");
   public static final OptionDef<Long> SAMPLES =
       OptionDef.number("samples", "N", "examples shown per kind of finding", 0, 1000)
           .withDefault(10L);
@@ -33,6 +41,7 @@ public record IndexScrutinyOptions(
             IndexRunOptions.STAGING,
             REPAIR,
             SAMPLES,
+            FAIL_ON_FOREIGN,
             IndexRunOptions.BREAK_LOCK));
     return out;
   }
@@ -44,6 +53,7 @@ public record IndexScrutinyOptions(
         values.get(IndexRunOptions.STAGING),
         values.get(REPAIR),
         values.get(SAMPLES).intValue(),
-        values.get(IndexRunOptions.BREAK_LOCK));
+        values.get(IndexRunOptions.BREAK_LOCK),
+        values.get(FAIL_ON_FOREIGN));
   }
 }

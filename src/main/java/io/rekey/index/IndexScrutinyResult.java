@@ -7,14 +7,19 @@ import java.util.Map;
  * What {@code index scrutiny} found, both ways: every source row's expected entries against every
  * entry in the index.
  *
- * @param valid entries that are in the index and expected from the source
+ * @param valid entries that are in the index and expected from the source, with its covered values
+ * @param stale entries that are in the index and expected, but whose covered values differ from the
+ *     source's (older than the watermark; newer ones are pending)
  * @param missing expected entries the index lacks (their cells are older than the watermark)
- * @param pending expected entries the index lacks whose cells are newer than the watermark: the
- *     next update will add them, so they are not counted as missing
+ * @param pending expected entries the index lacks, or holds with other covered values, whose source
+ *     cells are newer than the watermark: the next update writes them, so they count as neither
+ *     missing nor stale
  * @param invalid entries whose source row exists but no longer gives them (the value changed)
- * @param orphan entries whose source row is gone (or whose key the layout cannot read)
+ * @param orphan entries whose source row is gone
+ * @param foreign rows of the index table that are no entries of this index (no marker cell, or a
+ *     key the layout cannot read): counted and shown, never repaired
  * @param samples up to N examples per kind, {@code index key -> source key (detail)}
- * @param written entries written by {@code --repair}
+ * @param written entries written by {@code --repair} (missing and stale ones)
  * @param deleted entries deleted by {@code --repair}
  */
 public record IndexScrutinyResult(
@@ -24,10 +29,12 @@ public record IndexScrutinyResult(
     long sourceRows,
     long indexEntries,
     long valid,
+    long stale,
     long missing,
     long pending,
     long invalid,
     long orphan,
+    long foreign,
     Map<String, List<String>> samples,
     boolean repaired,
     long written,
@@ -37,8 +44,11 @@ public record IndexScrutinyResult(
     samples = Map.copyOf(samples);
   }
 
-  /** Whether the index is exactly what the source gives (pending entries aside). */
+  /**
+   * Whether the index is exactly what the source gives (pending entries aside; foreign rows are not
+   * the index's and do not count).
+   */
   public boolean clean() {
-    return missing == 0 && invalid == 0 && orphan == 0;
+    return missing == 0 && stale == 0 && invalid == 0 && orphan == 0;
   }
 }

@@ -2,12 +2,17 @@ package io.rekey.index;
 
 import io.rekey.RekeyException;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.TableRead;
+import io.rekey.report.Json;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -15,18 +20,23 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An index's state in an HBase table (so every machine that runs the schedule sees the same): the
- * watermark (cells older than it are indexed), the lock that keeps two runs of one index apart, and
- * the run history. Row {@code INDEX} holds the watermark and the lock; rows {@code
- * INDEX/run/<reversed time>} hold one run each, newest first. The lock is taken and released with
- * check-and-mutate, so of two runs that start together exactly one gets it.
+ * watermark (cells older than it are indexed), the lock that keeps two runs of one index apart, the
+ * snapshot a run is reading (so the next run deletes it when that run died), and the run history.
+ * Row {@code INDEX} holds the watermark, the lock and the snapshot; rows {@code INDEX/run/<reversed
+ * time>} hold one run each ({@link IndexRunRecord}), newest first. The lock is taken and released
+ * with check-and-mutate, so of two runs that start together exactly one gets it.
  */
 public final class IndexState {
+  private static final Logger LOG = LoggerFactory.getLogger(IndexState.class);
   private static final byte[] FAMILY = RunLock.FAMILY;
   private static final byte[] WATERMARK = Bytes.toBytes("watermark");
   private static final byte[] RUN = Bytes.toBytes("run");
+  private static final byte[] READ = Bytes.toBytes("read");
 
   private final Connection connection;
   private final TableName table;
@@ -70,11 +80,64 @@ public final class IndexState {
     return RunLock.take(connection, table, index, purpose, application, breakLock);
   }
 
-  /** Appends a run to the history (a JSON line). */
-  public void recordRun(long startedMillis, String json) {
+  /**
+   * Appends a run to the history (a JSON line). A failure to write it is logged, not thrown: the
+   * run's own outcome stands (a failed run is usually failing for the same reason).
+   */
+  public void recordRun(long startedMillis, IndexRunRecord record) {
     byte[] runRow =
         Bytes.add(row, Bytes.toBytes("/run/"), Bytes.toBytes(Long.MAX_VALUE - startedMillis));
-    mutate(new Put(runRow).addColumn(FAMILY, RUN, Bytes.toBytes(json)), "record the run");
+    try {
+      mutate(
+          new Put(runRow).addColumn(FAMILY, RUN, Bytes.toBytes(Json.toJsonLine(record))),
+          "record the run");
+    } catch (RekeyException e) {
+      LOG.warn("index {}: the run was not recorded in its history: {}", index, e.getMessage());
+    }
+  }
+
+  /**
+   * Notes the snapshot a run reads, while it holds the lock, so that the next run can delete it if
+   * this one dies before it does ({@link #deleteLeftoverRead}).
+   */
+  public void rememberRead(TableRead read) {
+    if (read.snapshot() != null) {
+      mutate(
+          new Put(row)
+              .addColumn(FAMILY, READ, Bytes.toBytes(read.snapshot() + " " + read.restoreDir())),
+          "note the snapshot read");
+    }
+  }
+
+  /** Forgets the snapshot of {@link #rememberRead}: the read was closed. */
+  public void forgetRead() {
+    try (Table t = connection.getTable(table)) {
+      t.delete(new Delete(row).addColumns(FAMILY, READ));
+    } catch (IOException e) {
+      LOG.warn("index {}: could not clear the snapshot note: {}", index, e.getMessage());
+    }
+  }
+
+  /**
+   * Deletes the snapshot and restore directory a run of this index left when it died (killed, its
+   * host lost) before closing its read. Call it holding the lock: no live run reads it then.
+   */
+  public void deleteLeftoverRead(Configuration conf) {
+    byte[] v = get(READ).getValue(FAMILY, READ);
+    if (v == null) {
+      return;
+    }
+    String[] snapshotAndRestore = Bytes.toString(v).split(" ", 2);
+    TableRead.deleteLeftover(
+        connection,
+        conf,
+        snapshotAndRestore[0],
+        snapshotAndRestore.length > 1 ? new Path(snapshotAndRestore[1]) : null);
+    LOG.warn(
+        "index {}: deleted snapshot {}, left by a run of this index that did not finish",
+        index,
+        snapshotAndRestore[0]);
+    forgetRead();
   }
 
   /** The newest {@code limit} runs, newest first (JSON lines). */

@@ -12,6 +12,8 @@ import java.io.Serializable;
  * @param rowsWithoutValue rows without the indexed value (in an incremental run: without an indexed
  *     cell in the window), skipped
  * @param rowsRejected rows whose entry could not be made, in the rejects file
+ * @param rowsWithValue rows holding the indexed value (indexed, or rejected for their entry key): 0
+ *     of many rows read means the index is on a column no row has
  */
 public record IndexStats(
     long rowsRead,
@@ -19,9 +21,10 @@ public record IndexStats(
     long entries,
     long cells,
     long rowsWithoutValue,
-    long rowsRejected)
+    long rowsRejected,
+    long rowsWithValue)
     implements Serializable {
-  public static final IndexStats ZERO = new IndexStats(0, 0, 0, 0, 0, 0);
+  public static final IndexStats ZERO = new IndexStats(0, 0, 0, 0, 0, 0, 0);
 
   public IndexStats plus(IndexStats o) {
     return new IndexStats(
@@ -30,7 +33,8 @@ public record IndexStats(
         entries + o.entries,
         cells + o.cells,
         rowsWithoutValue + o.rowsWithoutValue,
-        rowsRejected + o.rowsRejected);
+        rowsRejected + o.rowsRejected,
+        rowsWithValue + o.rowsWithValue);
   }
 
   /** Whether every row read is accounted for. */
@@ -49,7 +53,9 @@ public record IndexStats(
         + " "
         + rowsWithoutValue
         + " "
-        + rowsRejected;
+        + rowsRejected
+        + " "
+        + rowsWithValue;
   }
 
   public static IndexStats fromLine(String line) {
@@ -60,6 +66,7 @@ public record IndexStats(
         Long.parseLong(f[2]),
         Long.parseLong(f[3]),
         Long.parseLong(f[4]),
-        Long.parseLong(f[5]));
+        Long.parseLong(f[5]),
+        Long.parseLong(f[6]));
   }
 }

@@ -92,6 +92,10 @@ public final class IndexText {
             r.watermark() == null ? "none" : time(r.watermark())));
     out.append(String.format("  valid       %,d%n", r.valid()));
     out.append(
+        String.format(
+            "  stale       %,d  (entries whose covered values differ from the source)%n",
+            r.stale()));
+    out.append(
         String.format("  missing     %,d  (source rows without their entry)%n", r.missing()));
     out.append(
         String.format(
@@ -99,6 +103,13 @@ public final class IndexText {
             r.invalid()));
     out.append(
         String.format("  orphan      %,d  (entries whose source row is gone)%n", r.orphan()));
+    if (r.foreign() > 0) {
+      out.append(
+          String.format(
+              "  foreign     %,d  (rows of the index table that are no entries of this index:"
+                  + " left alone)%n",
+              r.foreign()));
+    }
     if (r.pending() > 0) {
       out.append(
           String.format(

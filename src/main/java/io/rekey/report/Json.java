@@ -17,6 +17,15 @@ public final class Json {
 
   private Json() {}
 
+  /** {@code value} as JSON on one line, for records kept one per cell or line. */
+  public static String toJsonLine(Object value) {
+    try {
+      return MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT).writeValueAsString(value);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("cannot write " + value + " as JSON", e);
+    }
+  }
+
   public static String toJson(Object value) {
     try {
       return MAPPER.writeValueAsString(value);

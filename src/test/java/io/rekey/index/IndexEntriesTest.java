@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class IndexEntriesTest {
   private static final long TS = 1_700_000_000_000L;
+  private static final long STAMP = TS + 86_400_000L;
 
   @Test
   void aRecordHoldsTheMarkerAndTheCoveredColumnsTheRowHasInHBaseOrder() throws Exception {
@@ -36,7 +37,7 @@ class IndexEntriesTest {
     Result senderOnly = row("msg-3", sender("carol"));
     for (Result r : List.of(full, partial, senderOnly)) {
       IndexEntries.Entry entry = entries.entries(r).get(0);
-      byte[] record = entries.record(entry, r);
+      byte[] record = entries.record(entry, r, STAMP);
       assertThat(record).isEqualTo(joined(entries, entry, r));
       List<Cell> cells = cellsOf(record);
       assertThat(cells).hasSize(entries.cells(r).size());
@@ -47,7 +48,8 @@ class IndexEntriesTest {
       for (Cell c : cells) {
         assertThat(Bytes.toString(c.getFamilyArray(), c.getFamilyOffset(), c.getFamilyLength()))
             .isEqualTo("i");
-        assertThat(c.getTimestamp()).isEqualTo(TS);
+        // The run's time, not the indexed cell's: see IndexEntries.
+        assertThat(c.getTimestamp()).isEqualTo(STAMP);
         assertThat(c.getRowArray().length > 0 && Bytes.equals(entry.key(), cloneRow(c))).isTrue();
       }
     }
@@ -65,7 +67,7 @@ class IndexEntriesTest {
             new KeyValue(b("msg-1"), b("m"), b("subject"), TS + 5, b("newer")),
             new KeyValue(b("msg-1"), b("m"), b("subject"), TS - 5, b("older")));
     IndexEntries.Entry entry = entries.entries(r).get(0);
-    List<Cell> cells = cellsOf(entries.record(entry, r));
+    List<Cell> cells = cellsOf(entries.record(entry, r, STAMP));
     assertThat(cells).hasSize(2);
     Cell subject = cells.get(1);
     assertThat(
@@ -78,7 +80,7 @@ class IndexEntriesTest {
   private static byte[] joined(IndexEntries entries, IndexEntries.Entry entry, Result r) {
     List<byte[]> one = new ArrayList<>();
     for (IndexEntries.EntryCell c : entries.cells(r)) {
-      one.add(ShuffleCell.put(entry.key(), entries.family(), c.qualifier(), entry.ts(), c.value()));
+      one.add(ShuffleCell.put(entry.key(), entries.family(), c.qualifier(), STAMP, c.value()));
     }
     return ShuffleCell.join(one);
   }

@@ -1,0 +1,252 @@
+package io.rekey.index;
+
+import static io.rekey.index.IndexIT.T0;
+import static io.rekey.index.IndexIT.b;
+import static io.rekey.index.IndexIT.connection;
+import static io.rekey.index.IndexIT.definition;
+import static io.rekey.index.IndexIT.hitKeys;
+import static io.rekey.index.IndexIT.lookup;
+import static io.rekey.index.IndexIT.message;
+import static io.rekey.index.IndexIT.messages;
+import static io.rekey.index.IndexIT.runBuild;
+import static io.rekey.index.IndexIT.scrutiny;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rekey.RekeyException;
+import io.rekey.hbase.RunLock;
+import io.rekey.hbase.TableAdmin;
+import io.rekey.options.OptionValues;
+import io.rekey.testing.MiniHBase;
+import io.rekey.testing.SparkLocal;
+import io.rekey.testing.TestTables;
+import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * What keeps an index right beyond the happy path: the watermark never passes what was read (a
+ * safety lag), covered values stay fresh, scrutiny sees stale and foreign rows and repair touches
+ * only its own, every source row is counted, and a dead run's lock and snapshot do not stay.
+ */
+@ExtendWith(MiniHBase.class)
+class IndexCorrectnessIT {
+  private static final TableName STATE = TableName.valueOf("rekey_index_state");
+
+  @BeforeAll
+  static void connect() {
+    IndexIT.connect();
+  }
+
+  @AfterAll
+  static void close() throws Exception {
+    IndexIT.close();
+  }
+
+  private static IndexRunResult runUpdate(OptionValues def) {
+    return IndexJob.update(SparkLocal.context(), connection, IndexIT.conf, IndexIT.update(def))
+        .execute();
+  }
+
+  private static IndexState state(String index) {
+    return new IndexState(connection, STATE, TableName.valueOf(index));
+  }
+
+  @Test
+  void aCoveredChangeAloneRewritesTheEntryAndWritesInsideTheLagReachTheNextUpdate()
+      throws Exception {
+    TableName source = messages("ixc_covered", 50);
+    String index = source.getNameAsString() + "_by_sender";
+    OptionValues def = OptionValues.empty().with("safety-lag", "3").over(definition(source, index));
+    IndexRunResult built = runBuild(def);
+    long watermark = built.watermarkAfter();
+    assertThat(built.windowTo()).isLessThanOrEqualTo(System.currentTimeMillis() - 3000);
+
+    // msg00001 (bob): only its subject changes, stamped inside the next window.
+    TestTables.put(
+        source,
+        List.of(
+            new Put(b("msg00001"))
+                .addColumn(b("m"), b("subject"), watermark + 1, b("a new subject"))));
+    // A message stamped a second ago: inside the lag, so the next update must leave it...
+    long recent = System.currentTimeMillis() - 1000;
+    TestTables.put(
+        source,
+        List.of(new Put(b("msg00100")).addColumn(b("m"), b("sender"), recent, b("latecomer"))));
+
+    IndexRunResult first = runUpdate(def);
+    assertThat(first.windowTo()).isLessThanOrEqualTo(recent);
+    IndexLookup.Result bob = lookup(def).lookup("bob", null, null, 100, false);
+    assertThat(bob.newest())
+        .filteredOn(h -> h.sourceKey().equals("msg00001"))
+        .singleElement()
+        .satisfies(h -> assertThat(h.columns()).containsEntry("m:subject", "a new subject"));
+    assertThat(hitKeys(lookup(def).lookup("latecomer", null, null, 10, false))).isEmpty();
+
+    // ...and the one after the lag has passed must pick it up.
+    while (System.currentTimeMillis() <= recent + 3000) {
+      Thread.sleep(50);
+    }
+    IndexRunResult second = runUpdate(def);
+    assertThat(second.windowFrom()).isEqualTo(first.windowTo());
+    assertThat(hitKeys(lookup(def).lookup("latecomer", null, null, 10, false)))
+        .containsExactly("msg00100");
+    assertThat(scrutiny(def, false).clean()).isTrue();
+  }
+
+  @Test
+  void scrutinyFindsStaleCoveredValuesAndForeignRowsAndRepairTouchesOnlyItsOwn() throws Exception {
+    TableName source = messages("ixc_stale", 60);
+    String index = source.getNameAsString() + "_by_sender";
+    OptionValues def = definition(source, index);
+    runBuild(def);
+    IndexDefinition d = IndexDefinition.from(def.validate(IndexDefinition.declaredWithFile()));
+    byte[] stale = d.key().entryKey(b("msg00002"), null, b("carol"), T0 + 2000);
+    // Another layout's row (with a marker) and an entry-shaped row without the marker.
+    byte[] otherLayout = b("other-layout-row");
+    byte[] noMarker = d.key().entryKey(b("ghost"), null, b("alice"), T0);
+    try (Table ix = connection.getTable(TableName.valueOf(index))) {
+      ix.put(new Put(stale).addColumn(b("i"), b("m:subject"), b("a wrong subject")));
+      ix.put(new Put(otherLayout).addColumn(b("i"), b("_"), new byte[0]));
+      ix.put(new Put(noMarker).addColumn(b("i"), b("note"), b("kept by someone else")));
+    }
+    IndexScrutinyResult found = scrutiny(def, false);
+    assertThat(found.stale()).as(found.toString()).isEqualTo(1);
+    assertThat(found.foreign()).isEqualTo(2);
+    assertThat(found.orphan()).isZero();
+    assertThat(found.clean()).isFalse();
+    assertThat(found.samples().get("stale").get(0))
+        .contains("msg00002", "'a wrong subject'", "'subject 2'");
+    assertThat(found.samples().get("foreign")).hasSize(2);
+
+    IndexScrutinyResult repaired = scrutiny(def, true);
+    assertThat(repaired.written()).isEqualTo(1);
+    assertThat(repaired.deleted()).isZero();
+    IndexScrutinyResult after = scrutiny(def, false);
+    assertThat(after.clean()).as(after.toString()).isTrue();
+    assertThat(after.foreign()).isEqualTo(2);
+    try (Table ix = connection.getTable(TableName.valueOf(index))) {
+      assertThat(ix.exists(new org.apache.hadoop.hbase.client.Get(otherLayout))).isTrue();
+      assertThat(ix.exists(new org.apache.hadoop.hbase.client.Get(noMarker))).isTrue();
+    }
+    assertThat(lookup(def).lookup("carol", null, null, 100, false).newest())
+        .filteredOn(h -> h.sourceKey().equals("msg00002"))
+        .singleElement()
+        .satisfies(h -> assertThat(h.columns()).containsEntry("m:subject", "subject 2"));
+    assertThat(state(index).history(1).get(0))
+        .contains("\"run\":\"scrutiny\"", "\"outcome\":\"done\"");
+    assertThat(state(index).history(2).get(1))
+        .contains("\"run\":\"scrutiny --repair\"", "\"entriesWritten\":1", "\"entriesDeleted\":0");
+  }
+
+  @Test
+  void anEntryRepairDeletedComesBackWhenItsRowIsRestoredWithItsOldTimestamps() throws Exception {
+    TableName source = messages("ixc_restore", 30);
+    String index = source.getNameAsString() + "_by_sender";
+    OptionValues def = definition(source, index);
+    runBuild(def);
+    // msg00007 (carol) is deleted; repair deletes its entry (an orphan).
+    try (Table src = connection.getTable(source)) {
+      src.delete(new Delete(b("msg00007")));
+    }
+    IndexScrutinyResult repaired = scrutiny(def, true);
+    assertThat(repaired.deleted()).isEqualTo(1);
+    assertThat(hitKeys(lookup(def).lookup("carol", null, null, 100, false)))
+        .doesNotContain("msg00007");
+
+    // The source's own delete marker would hide the old timestamps: compacted away first.
+    MiniHBase.util().flush(source);
+    MiniHBase.util().compact(source, true);
+    // Restored as it was, old timestamps and all, and the index built again.
+    TestTables.put(source, List.of(message(7, T0 + 7000)));
+    runBuild(def);
+    assertThat(hitKeys(lookup(def).lookup("carol", null, null, 100, false))).contains("msg00007");
+    assertThat(scrutiny(def, false).clean()).isTrue();
+  }
+
+  @Test
+  void anIndexOnAColumnNoRowHasStopsNamingTheColumnsSeenAndLeavesNothing() throws Exception {
+    TableName source = messages("ixc_absent", 30);
+    String index = source.getNameAsString() + "_by_nothing";
+    OptionValues def =
+        OptionValues.empty().with("column", "m:nosuchcolumn").over(definition(source, index));
+    assertThatThrownBy(() -> runBuild(def))
+        .isInstanceOf(RekeyException.class)
+        .hasMessageContaining("no row of " + source + " holds m:nosuchcolumn (30 rows read)")
+        .hasMessageContaining("nothing was loaded")
+        .hasMessageContaining("Columns seen in the table: m:body, m:sender, m:subject")
+        .hasMessageContaining("dropped the empty index table");
+    assertThat(new TableAdmin(connection).exists(TableName.valueOf(index))).isFalse();
+    assertThat(state(index).watermark()).isEmpty();
+    assertThat(state(index).history(1).get(0))
+        .contains("\"run\":\"build\"", "\"outcome\":\"failed\"", "m:nosuchcolumn");
+  }
+
+  @Test
+  void everyRowWithoutTheValueIsCountedEvenWhenItHoldsNoneOfTheIndexsColumns() throws Exception {
+    TableName source = MiniHBase.uniqueTable("ixc_missing");
+    TestTables.create(source, ColumnFamilyDescriptorBuilder.of("m"));
+    List<Put> rows = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      Put p = new Put(b(String.format("row%02d", i)));
+      if (i % 2 == 0) {
+        p.addColumn(b("m"), b("sender"), T0, b("alice"))
+            .addColumn(b("m"), b("subject"), T0, b("s"));
+      } else {
+        // Neither the indexed nor the covered column: a read of those columns alone skips it.
+        p.addColumn(b("m"), b("body"), T0, b("only a body"));
+      }
+      rows.add(p);
+    }
+    TestTables.put(source, rows);
+    String index = source.getNameAsString() + "_by_sender";
+    IndexRunResult r =
+        runBuild(
+            definition(source, index).with("missing-value", "reject").with("max-rejects", "10"));
+    assertThat(r.counts().rowsRead()).isEqualTo(10);
+    assertThat(r.counts().rowsIndexed()).isEqualTo(5);
+    assertThat(r.counts().rowsRejected()).isEqualTo(5);
+    assertThat(r.rejectExamples()).hasSize(5);
+    assertThat(scrutiny(definition(source, index), false).sourceRows()).isEqualTo(10);
+  }
+
+  @Test
+  void aLockWhoseHolderDiedOnThisHostIsTakenOverAndItsSnapshotDeleted() throws Exception {
+    TableName source = messages("ixc_dead", 20);
+    String index = source.getNameAsString() + "_by_sender";
+    OptionValues def = definition(source, index);
+    runBuild(def);
+    // What a build killed mid-read leaves: its lock, held by a pid that no longer runs here, and
+    // the snapshot it was reading, noted in the state table.
+    long deadPid = ManagementFactory.getRuntimeMXBean().getPid() + 4_000_000;
+    String snapshot = "index-" + source.getNameAsString().replace(':', '_') + "-1";
+    new TableAdmin(connection).snapshot(source, snapshot);
+    try (Table t = connection.getTable(STATE)) {
+      t.put(
+          new Put(b(index))
+              .addColumn(
+                  RunLock.FAMILY,
+                  b("lock"),
+                  b(
+                      "index build by pid "
+                          + deadPid
+                          + " on "
+                          + InetAddress.getLocalHost().getHostName()
+                          + " since 2026-12-01T00:00:00Z"))
+              .addColumn(RunLock.FAMILY, b("read"), b(snapshot + " /tmp/no-such-restore-dir")));
+    }
+    IndexRunResult r = runBuild(def);
+    assertThat(r.counts().rowsRead()).isEqualTo(20);
+    assertThat(new TableAdmin(connection).snapshotExists(snapshot)).isFalse();
+  }
+}
