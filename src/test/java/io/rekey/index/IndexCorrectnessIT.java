@@ -17,13 +17,15 @@ import io.rekey.RekeyException;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionValues;
+import io.rekey.testing.ChildJvm;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
-import java.lang.management.ManagementFactory;
-import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Delete;
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What keeps an index right beyond the happy path: the watermark never passes what was read (a
@@ -220,33 +223,66 @@ class IndexCorrectnessIT {
     assertThat(scrutiny(definition(source, index), false).sourceRows()).isEqualTo(10);
   }
 
+  /**
+   * A build killed with SIGKILL (a child JVM) while it reads its snapshot leaves its lock and the
+   * snapshot; the next run takes the lock over (its holder is provably dead) and deletes them.
+   */
   @Test
-  void aLockWhoseHolderDiedOnThisHostIsTakenOverAndItsSnapshotDeleted() throws Exception {
-    TableName source = messages("ixc_dead", 20);
+  void aBuildKilledWhileReadingLeavesALockAndASnapshotTheNextRunClearsUp(@TempDir Path dir)
+      throws Exception {
+    TableName source = messages("ixc_killed", 20_000);
     String index = source.getNameAsString() + "_by_sender";
     OptionValues def = definition(source, index);
-    runBuild(def);
-    // What a build killed mid-read leaves: its lock, held by a pid that no longer runs here, and
-    // the snapshot it was reading, noted in the state table.
-    long deadPid = ManagementFactory.getRuntimeMXBean().getPid() + 4_000_000;
-    String snapshot = "index-" + source.getNameAsString().replace(':', '_') + "-1";
-    new TableAdmin(connection).snapshot(source, snapshot);
-    try (Table t = connection.getTable(STATE)) {
-      t.put(
-          new Put(b(index))
-              .addColumn(
-                  RunLock.FAMILY,
-                  b("lock"),
-                  b(
-                      "index build by pid "
-                          + deadPid
-                          + " on "
-                          + InetAddress.getLocalHost().getHostName()
-                          + " since 2026-12-01T00:00:00Z"))
-              .addColumn(RunLock.FAMILY, b("read"), b(snapshot + " /tmp/no-such-restore-dir")));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "index",
+                "build",
+                "--source",
+                source.getNameAsString(),
+                "--column",
+                "m:sender",
+                "--covered",
+                "m:subject",
+                "--index-table",
+                index,
+                "--zk",
+                MiniHBase.zkQuorum()));
+    MiniHBase.settings()
+        .properties()
+        .forEach((k, v) -> args.addAll(List.of("--hbase-set", k + "=" + v)));
+    state(index).ensureTable();
+    Process build = ChildJvm.localCli(args, dir.resolve("build.log"));
+    String note = null;
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+    while (note == null && build.isAlive() && System.nanoTime() < deadline) {
+      note = readNote(index);
+      Thread.sleep(10);
     }
+    assertThat(note)
+        .as("the build reached its read: %s", Files.readString(dir.resolve("build.log")))
+        .isNotNull();
+    build.destroyForcibly().waitFor();
+    assertThat(build.exitValue()).isEqualTo(137);
+    String snapshot = note.split(" ")[0];
+    org.apache.hadoop.fs.Path restore = new org.apache.hadoop.fs.Path(note.split(" ", 2)[1]);
+    assertThat(new TableAdmin(connection).snapshotExists(snapshot)).isTrue();
+
     IndexRunResult r = runBuild(def);
-    assertThat(r.counts().rowsRead()).isEqualTo(20);
+    assertThat(r.counts().rowsRead()).isEqualTo(20_000);
     assertThat(new TableAdmin(connection).snapshotExists(snapshot)).isFalse();
+    assertThat(restore.getFileSystem(IndexIT.conf).exists(restore)).isFalse();
+    assertThat(readNote(index)).isNull();
+    assertThat(scrutiny(def, false).clean()).isTrue();
+  }
+
+  /** The snapshot a run of the index notes while it reads, or null. */
+  private static String readNote(String index) throws Exception {
+    try (Table t = connection.getTable(STATE)) {
+      byte[] v =
+          t.get(new org.apache.hadoop.hbase.client.Get(b(index)))
+              .getValue(RunLock.FAMILY, b("read"));
+      return v == null ? null : new String(v, java.nio.charset.StandardCharsets.UTF_8);
+    }
   }
 }
