@@ -9,7 +9,6 @@ import io.rekey.hbase.TableRead;
 import io.rekey.options.OptionDef;
 import io.rekey.write.BulkLoader;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,26 +95,16 @@ public final class IndexJob {
       Long before = watermark();
       long windowTo =
           options.until() != null ? options.until() : started - definition.safetyLagMillis();
-      try {
-        IndexRunResult result = execute(started, t0, before, windowTo);
-        state.recordRun(
-            started,
-            IndexRunRecord.of(result, Instant.ofEpochMilli(started).toString(), application));
-        return result;
-      } catch (RuntimeException e) {
-        state.recordRun(
-            started,
-            IndexRunRecord.failed(
-                update ? "update" : "build",
-                Instant.ofEpochMilli(started).toString(),
-                seconds(t0),
-                application,
-                update ? before : null,
-                windowTo,
-                before,
-                e.getMessage()));
-        throw e;
-      }
+      IndexRunRecord.Start start =
+          new IndexRunRecord.Start(
+              update ? "update" : "build",
+              started,
+              application,
+              update ? before : null,
+              windowTo,
+              before);
+      return state.recorded(
+          start, () -> execute(started, t0, before, windowTo), r -> IndexRunRecord.of(start, r));
     }
   }
 

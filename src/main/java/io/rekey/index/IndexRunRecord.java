@@ -1,5 +1,7 @@
 package io.rekey.index;
 
+import java.time.Instant;
+
 /**
  * One line of an index's run history in the state table: what a build, update or scrutiny run did
  * and how it ended, so an operator can audit what the schedule did. Failed runs are recorded too
@@ -35,14 +37,55 @@ public record IndexRunRecord(
     long rowsRejected,
     String message) {
 
+  /**
+   * What is known of a run when it starts: enough to record it if it fails.
+   *
+   * @param windowFrom an update's window start, else null
+   * @param windowTo the window's end, or null for scrutiny
+   */
+  public record Start(
+      String run,
+      long startedMillis,
+      String application,
+      Long windowFrom,
+      Long windowTo,
+      Long watermark) {
+    String started() {
+      return Instant.ofEpochMilli(startedMillis).toString();
+    }
+
+    double seconds() {
+      return Math.round((System.currentTimeMillis() - startedMillis) / 10.0) / 100.0;
+    }
+
+    /** The record of the run failing; the watermark did not move. */
+    IndexRunRecord failed(String message) {
+      return new IndexRunRecord(
+          run,
+          "failed",
+          started(),
+          seconds(),
+          application,
+          windowFrom,
+          windowTo,
+          watermark,
+          watermark,
+          0,
+          0,
+          0,
+          0,
+          message);
+    }
+  }
+
   /** The record of a build or update that ended. */
-  static IndexRunRecord of(IndexRunResult r, String started, String application) {
+  static IndexRunRecord of(Start start, IndexRunResult r) {
     return new IndexRunRecord(
         r.kind(),
         r.nothingToDo() ? "nothing to do" : "done",
-        started,
+        start.started(),
         r.seconds(),
-        application,
+        start.application(),
         r.windowFrom(),
         r.windowTo(),
         r.watermarkBefore(),
@@ -55,13 +98,13 @@ public record IndexRunRecord(
   }
 
   /** The record of a scrutiny run that ended. */
-  static IndexRunRecord of(IndexScrutinyResult r, String started, String application) {
+  static IndexRunRecord of(Start start, IndexScrutinyResult r) {
     return new IndexRunRecord(
-        r.repaired() ? "scrutiny --repair" : "scrutiny",
+        start.run(),
         r.clean() ? "done" : r.repaired() ? "repaired" : "differences found",
-        started,
+        start.started(),
         r.seconds(),
-        application,
+        start.application(),
         null,
         null,
         r.watermark(),
@@ -71,32 +114,5 @@ public record IndexRunRecord(
         r.deleted(),
         0,
         null);
-  }
-
-  /** The record of a run that failed; the watermark did not move. */
-  static IndexRunRecord failed(
-      String run,
-      String started,
-      double seconds,
-      String application,
-      Long windowFrom,
-      Long windowTo,
-      Long watermark,
-      String message) {
-    return new IndexRunRecord(
-        run,
-        "failed",
-        started,
-        seconds,
-        application,
-        windowFrom,
-        windowTo,
-        watermark,
-        watermark,
-        0,
-        0,
-        0,
-        0,
-        message);
   }
 }

@@ -10,7 +10,6 @@ import io.rekey.hbase.TableRead;
 import io.rekey.keys.KeyReject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -110,27 +109,13 @@ public final class IndexScrutinyJob {
       new TableAdmin(connection).descriptor(definition.indexTable(), "index");
       OptionalLong w = state.watermark();
       Long shown = w.isPresent() ? w.getAsLong() : null;
-      try {
-        IndexScrutinyResult result =
-            compare(state, repair, samples, shown, w.orElse(Long.MAX_VALUE), started, t0);
-        state.recordRun(
-            started,
-            IndexRunRecord.of(result, Instant.ofEpochMilli(started).toString(), application));
-        return result;
-      } catch (RuntimeException e) {
-        state.recordRun(
-            started,
-            IndexRunRecord.failed(
-                repair ? "scrutiny --repair" : "scrutiny",
-                Instant.ofEpochMilli(started).toString(),
-                seconds(t0),
-                application,
-                null,
-                null,
-                shown,
-                e.getMessage()));
-        throw e;
-      }
+      IndexRunRecord.Start start =
+          new IndexRunRecord.Start(
+              repair ? "scrutiny --repair" : "scrutiny", started, application, null, null, shown);
+      return state.recorded(
+          start,
+          () -> compare(state, repair, samples, shown, w.orElse(Long.MAX_VALUE), started, t0),
+          r -> IndexRunRecord.of(start, r));
     }
   }
 

@@ -8,6 +8,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
@@ -81,10 +83,28 @@ public final class IndexState {
   }
 
   /**
+   * Runs {@code body} and appends it to the history, failed or not (a failure is rethrown).
+   *
+   * @param done the record of the run that ended
+   */
+  public <R> R recorded(
+      IndexRunRecord.Start start, Supplier<R> body, Function<R, IndexRunRecord> done) {
+    R result;
+    try {
+      result = body.get();
+    } catch (RuntimeException e) {
+      recordRun(start.startedMillis(), start.failed(e.getMessage()));
+      throw e;
+    }
+    recordRun(start.startedMillis(), done.apply(result));
+    return result;
+  }
+
+  /**
    * Appends a run to the history (a JSON line). A failure to write it is logged, not thrown: the
    * run's own outcome stands (a failed run is usually failing for the same reason).
    */
-  public void recordRun(long startedMillis, IndexRunRecord record) {
+  private void recordRun(long startedMillis, IndexRunRecord record) {
     byte[] runRow =
         Bytes.add(row, Bytes.toBytes("/run/"), Bytes.toBytes(Long.MAX_VALUE - startedMillis));
     try {

@@ -183,39 +183,25 @@ class IndexKeyTest {
         .hasMessageContaining("unknown key 'sauce'");
   }
 
+  /** A definition with this safety lag, and more options. */
+  private static IndexDefinition withLag(String lag, String... more) {
+    List<String> kv =
+        new java.util.ArrayList<>(
+            List.of("source", "ns:t", "index-table", "ns:i", "column", "m:s", "safety-lag", lag));
+    kv.addAll(List.of(more));
+    return definition(kv.toArray(String[]::new));
+  }
+
   @Test
   void aSafetyLagUnderTheClockSkewHBaseAllowsNeedsTheOptIn() {
-    assertThatThrownBy(
-            () ->
-                definition(
-                    "source", "ns:t", "index-table", "ns:i", "column", "m:s", "safety-lag", "0"))
+    assertThatThrownBy(() -> withLag("0"))
         .isInstanceOf(InvalidOptionException.class)
         .hasMessageContaining("--safety-lag is '0' but is under 30 s")
         .hasMessageContaining("hbase.master.maxclockskew")
         .hasMessageContaining("--allow-short-lag");
-    assertThatThrownBy(
-            () ->
-                definition(
-                    "source", "ns:t", "index-table", "ns:i", "column", "m:s", "safety-lag", "29"))
-        .hasMessageContaining("is under 30 s");
-    assertThat(
-            definition("source", "ns:t", "index-table", "ns:i", "column", "m:s", "safety-lag", "30")
-                .safetyLagMillis())
-        .isEqualTo(30_000);
-    assertThat(
-            definition(
-                    "source",
-                    "ns:t",
-                    "index-table",
-                    "ns:i",
-                    "column",
-                    "m:s",
-                    "safety-lag",
-                    "0",
-                    "allow-short-lag",
-                    "true")
-                .safetyLagMillis())
-        .isZero();
+    assertThatThrownBy(() -> withLag("29")).hasMessageContaining("is under 30 s");
+    assertThat(withLag("30").safetyLagMillis()).isEqualTo(30_000);
+    assertThat(withLag("0", "allow-short-lag", "true").safetyLagMillis()).isZero();
   }
 
   @Test
