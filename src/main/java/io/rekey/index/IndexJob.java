@@ -132,9 +132,9 @@ public final class IndexJob {
     BulkLoader.Stored stored;
     long t2;
     try {
-      // The run's start stamps its entry cells: later than any earlier run's, so what it writes
-      // is newer than what it replaces and than a repair's delete markers (see IndexEntries).
-      written = run(table, windowFrom, windowTo, started);
+      // The run's start stamps its entry cells, kept later than any earlier run's, so what it
+      // writes is newer than what it replaces and than a repair's delete markers (IndexEntries).
+      written = run(table, windowFrom, windowTo, state.nextStamp(started));
       if (windowFrom == null) {
         refuseAbsentColumn(written.stats());
       }

@@ -290,7 +290,7 @@ public final class IndexScrutinyJob {
         written = counts.get(MISSING) + counts.get(STALE);
         deleted = counts.get(INVALID) + counts.get(ORPHAN);
         if (written + deleted > 0) {
-          repair(classified, started);
+          repair(classified, state.nextStamp(started));
         }
       }
       bySource.unpersist(false);

@@ -39,6 +39,7 @@ public final class IndexState {
   private static final byte[] WATERMARK = Bytes.toBytes("watermark");
   private static final byte[] RUN = Bytes.toBytes("run");
   private static final byte[] READ = Bytes.toBytes("read");
+  private static final byte[] STAMP = Bytes.toBytes("stamp");
 
   private final Connection connection;
   private final TableName table;
@@ -80,6 +81,18 @@ public final class IndexState {
    */
   public RunLock lock(String purpose, String application, boolean breakLock) {
     return RunLock.take(connection, table, index, purpose, application, breakLock);
+  }
+
+  /**
+   * The timestamp for the entry cells of a run starting at {@code now} (see {@link IndexEntries}):
+   * later than every earlier run's of this index, even when this driver's clock is behind that of
+   * the machine that ran before (a schedule on several hosts). Call it holding the lock.
+   */
+  public long nextStamp(long now) {
+    byte[] last = get(STAMP).getValue(FAMILY, STAMP);
+    long stamp = last == null ? now : Math.max(now, Bytes.toLong(last) + 1);
+    mutate(new Put(row).addColumn(FAMILY, STAMP, Bytes.toBytes(stamp)), "record the run's time");
+    return stamp;
   }
 
   /**
