@@ -49,6 +49,8 @@ public final class IndexEntries implements Serializable {
   private final byte[] columnFamily;
   private final byte[] columnQualifier;
   private final byte[][][] covered;
+  // The columns the source key binds, family and qualifier.
+  private final byte[][][] bound;
   // An entry's cells in the order HBase keeps them within a row (by qualifier): -1 is the marker,
   // i >= 0 the covered column covered[i].
   private final int[] cellOrder;
@@ -70,6 +72,10 @@ public final class IndexEntries implements Serializable {
             Bytes.toBytes(IndexDefinition.coveredQualifier(c))
           };
     }
+    this.bound =
+        definition.key().source().columns().stream()
+            .map(b -> new byte[][] {Bytes.toBytes(b.family()), Bytes.toBytes(b.qualifier())})
+            .toArray(byte[][][]::new);
     List<Integer> order = new ArrayList<>();
     for (int i = -1; i < covered.length; i++) {
       order.add(i);
@@ -169,8 +175,8 @@ public final class IndexEntries implements Serializable {
         return true;
       }
     }
-    for (ColumnBinding b : definition.key().source().columns()) {
-      if (CellUtil.matchingColumn(c, Bytes.toBytes(b.family()), Bytes.toBytes(b.qualifier()))) {
+    for (byte[][] b : bound) {
+      if (CellUtil.matchingColumn(c, b[0], b[1])) {
         return true;
       }
     }

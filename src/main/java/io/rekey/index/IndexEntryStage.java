@@ -48,9 +48,9 @@ public final class IndexEntryStage
   private final long stamp;
 
   /**
-   * @param window the rows come from a time-window read (an incremental run): fetch missing covered
-   *     columns, and count rows without an indexed cell as skipped whatever the definition says
-   *     about missing values
+   * @param window the rows come from a time-window read (an incremental run): read rows the window
+   *     gave partly again, and count rows without an indexed cell as skipped whatever the
+   *     definition says about missing values
    * @param rowsRejectedProgress counts rejected rows as they are found, so the driver can stop the
    *     job once there are more than it may go on without
    * @param stamp the entry cells' timestamp: the run's time (see {@link IndexEntries})
