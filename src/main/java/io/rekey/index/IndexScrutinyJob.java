@@ -55,10 +55,11 @@ import scala.Tuple3;
  *
  * <p>Repair, under the index's lock so no update runs meanwhile, writes the missing and stale
  * entries from the source row as it is now and deletes the invalid and orphan ones up to their
- * newest cell. Its cells carry its own start time, later than those of the entries it replaces and
- * than its delete markers, and a later run's cells are later still, so nothing a repair leaves can
- * hide a later build or update (see {@link IndexEntries}). This is how changes and deletions in the
- * source reach an index that incremental runs only add to.
+ * newest cell. Its cells carry its own time ({@link IndexState#nextStamp}: its start, kept later
+ * than any earlier run's), later than the entries it replaces and than its delete markers, and a
+ * later run's cells are later still, so nothing a repair leaves can hide a later build or update
+ * (see {@link IndexEntries}). This is how changes and deletions in the source reach an index that
+ * incremental runs only add to.
  */
 public final class IndexScrutinyJob {
   private static final String VALID = "valid";
