@@ -2,12 +2,14 @@ package io.rekey.index;
 
 import static io.rekey.index.IndexIT.T0;
 import static io.rekey.index.IndexIT.b;
+import static io.rekey.index.IndexIT.bySender;
 import static io.rekey.index.IndexIT.connection;
 import static io.rekey.index.IndexIT.definition;
 import static io.rekey.index.IndexIT.hitKeys;
 import static io.rekey.index.IndexIT.lookup;
 import static io.rekey.index.IndexIT.message;
 import static io.rekey.index.IndexIT.messages;
+import static io.rekey.index.IndexIT.parsed;
 import static io.rekey.index.IndexIT.runBuild;
 import static io.rekey.index.IndexIT.scrutiny;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -65,7 +67,7 @@ class IndexCorrectnessIT {
   /** The covered subject the index entry of message {@code i} (sender, T0 + i s) holds. */
   private static String subjectInEntry(OptionValues def, String index, int i, String sender)
       throws Exception {
-    IndexDefinition d = IndexDefinition.from(def.validate(IndexDefinition.declaredWithFile()));
+    IndexDefinition d = parsed(def);
     byte[] key = d.key().entryKey(b(String.format("msg%05d", i)), null, b(sender), T0 + i * 1000L);
     try (Table ix = connection.getTable(TableName.valueOf(index))) {
       byte[] v =
@@ -82,7 +84,7 @@ class IndexCorrectnessIT {
   void aCoveredChangeAloneRewritesTheEntryAndWritesInsideTheLagReachTheNextUpdate()
       throws Exception {
     TableName source = messages("ixc_covered", 50);
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
     OptionValues def = OptionValues.empty().with("safety-lag", "3").over(definition(source, index));
     IndexRunResult built = runBuild(def);
     long watermark = built.watermarkAfter();
@@ -125,10 +127,10 @@ class IndexCorrectnessIT {
   @Test
   void aRunAfterOneWhoseClockWasAheadStillWritesNewerCells() throws Exception {
     TableName source = messages("ixc_clock", 20);
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
     OptionValues def = definition(source, index);
     long watermark = runBuild(def).watermarkAfter();
-    IndexDefinition d = IndexDefinition.from(def.validate(IndexDefinition.declaredWithFile()));
+    IndexDefinition d = parsed(def);
     long ahead = System.currentTimeMillis() + 3_600_000;
     try (Table ix = connection.getTable(TableName.valueOf(index));
         Table st = connection.getTable(STATE)) {
@@ -152,10 +154,10 @@ class IndexCorrectnessIT {
   @Test
   void scrutinyFindsStaleCoveredValuesAndForeignRowsAndRepairTouchesOnlyItsOwn() throws Exception {
     TableName source = messages("ixc_stale", 60);
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
     OptionValues def = definition(source, index);
     runBuild(def);
-    IndexDefinition d = IndexDefinition.from(def.validate(IndexDefinition.declaredWithFile()));
+    IndexDefinition d = parsed(def);
     byte[] stale = d.key().entryKey(b("msg00002"), null, b("carol"), T0 + 2000);
     // Another layout's row (with a marker) and an entry-shaped row without the marker.
     byte[] otherLayout = b("other-layout-row");
@@ -195,7 +197,7 @@ class IndexCorrectnessIT {
   @Test
   void anEntryRepairDeletedComesBackWhenItsRowIsRestoredWithItsOldTimestamps() throws Exception {
     TableName source = messages("ixc_restore", 30);
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
     OptionValues def = definition(source, index);
     runBuild(def);
     // msg00007 (carol) is deleted; repair deletes its entry (an orphan).
@@ -255,7 +257,7 @@ class IndexCorrectnessIT {
       rows.add(p);
     }
     TestTables.put(source, rows);
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
     IndexRunResult r =
         runBuild(
             definition(source, index).with("missing-value", "reject").with("max-rejects", "10"));
@@ -264,9 +266,7 @@ class IndexCorrectnessIT {
     assertThat(r.counts().rowsRejected()).isEqualTo(5);
     assertThat(r.rejectExamples()).hasSize(5);
     // The indexed rows' entries hold their values, whatever the first cell of the row was.
-    IndexDefinition d =
-        IndexDefinition.from(
-            definition(source, index).validate(IndexDefinition.declaredWithFile()));
+    IndexDefinition d = parsed(definition(source, index));
     try (Table ix = connection.getTable(TableName.valueOf(index))) {
       for (int i = 0; i < 10; i += 2) {
         byte[] key = d.key().entryKey(b(String.format("row%02d", i)), null, b("alice"), T0);
@@ -286,7 +286,7 @@ class IndexCorrectnessIT {
   void aBuildKilledWhileReadingLeavesALockAndASnapshotTheNextRunClearsUp(@TempDir Path dir)
       throws Exception {
     TableName source = messages("ixc_killed", 20_000);
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
     OptionValues def = definition(source, index);
     List<String> args =
         new ArrayList<>(

@@ -104,6 +104,16 @@ class IndexIT {
     return v;
   }
 
+  /** The sender index's table name for a messages table. */
+  static String bySender(TableName source) {
+    return source.getNameAsString() + "_by_sender";
+  }
+
+  /** The definition an options set gives, checked. */
+  static IndexDefinition parsed(OptionValues v) {
+    return IndexDefinition.from(v.validate(IndexDefinition.declaredWithFile()));
+  }
+
   static IndexRunOptions build(OptionValues v) {
     return IndexRunOptions.forBuild(v.validate(IndexRunOptions.declaredForBuild()));
   }
@@ -123,8 +133,7 @@ class IndexIT {
   }
 
   static IndexLookup lookup(OptionValues v) {
-    return new IndexLookup(
-        connection, IndexDefinition.from(v.validate(IndexDefinition.declaredWithFile())));
+    return new IndexLookup(connection, parsed(v));
   }
 
   /** The source rows whose newest m:sender is {@code sender}, newest first, by a filter scan. */
@@ -159,7 +168,7 @@ class IndexIT {
   @Test
   void aFullBuildGivesEveryRowItsEntryAndLookupsEqualAFilterScanOfTheSource() throws Exception {
     TableName source = messages("ix_full", 500);
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
     OptionValues def = definition(source, index);
     IndexRunResult r = runBuild(def);
 
@@ -194,10 +203,7 @@ class IndexIT {
     // The index key the definition describes: value, reversed time, source key.
     try (Table t = connection.getTable(TableName.valueOf(index));
         ResultScanner s = t.getScanner(new Scan().setLimit(1))) {
-      IndexKey.Entry e =
-          IndexDefinition.from(def.validate(IndexDefinition.declaredWithFile()))
-              .key()
-              .decode(s.next().getRow());
+      IndexKey.Entry e = parsed(def).key().decode(s.next().getRow());
       assertThat(Bytes.toString(e.value())).isEqualTo("alice");
     }
   }
@@ -278,7 +284,7 @@ class IndexIT {
             new Put(b("msg99999"))
                 .addColumn(b("m"), b("sender"), T0, b("x".repeat(2000)))
                 .addColumn(b("m"), b("subject"), T0, b("too long"))));
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
 
     assertThatThrownBy(() -> runBuild(definition(source, index, "missing-value", "reject")))
         .isInstanceOf(RekeyException.class)
@@ -305,7 +311,7 @@ class IndexIT {
   @Test
   void anUpdateIndexesOnlyTheNewCellsAndMovesTheWatermark() throws Exception {
     TableName source = messages("ix_update", 300);
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
     OptionValues def = definition(source, index);
     IndexRunResult built = runBuild(def);
     MiniHBase.util().flush(source);
@@ -373,7 +379,7 @@ class IndexIT {
   @Test
   void aFailedLoadLeavesTheWatermarkWhereItWasAndTheRerunCompletes() throws Exception {
     TableName source = messages("ix_fail", 100);
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
     OptionValues def = definition(source, index);
     long watermark = runBuild(def).watermarkAfter();
     long now = watermark + 1;
@@ -473,12 +479,12 @@ class IndexIT {
   @Test
   void scrutinyFindsMissingInvalidAndOrphanEntriesAndRepairFixesThem() throws Exception {
     TableName source = messages("ix_scrutiny", 200);
-    String index = source.getNameAsString() + "_by_sender";
+    String index = bySender(source);
     OptionValues def = definition(source, index);
     runBuild(def);
     assertThat(scrutiny(def, false).clean()).isTrue();
 
-    IndexDefinition d = IndexDefinition.from(def.validate(IndexDefinition.declaredWithFile()));
+    IndexDefinition d = parsed(def);
     try (Table ix = connection.getTable(TableName.valueOf(index));
         Table src = connection.getTable(source)) {
       // Missing: an entry deleted behind the index's back (msg00003, alice).
