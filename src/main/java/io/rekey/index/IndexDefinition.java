@@ -120,30 +120,8 @@ public record IndexDefinition(
               65_536)
           .withDefault(16L);
   public static final OptionDef<String> STATE_TABLE = io.rekey.hbase.RunLock.STATE_TABLE;
-  public static final OptionDef<Long> SAFETY_LAG =
-      OptionDef.number(
-              "safety-lag",
-              "SECONDS",
-              "incremental runs stop this far before now, so cells still being written are not"
-                  + " missed",
-              0,
-              7L * 24 * 3600)
-          .withDefault(60L);
-
-  /**
-   * The shortest safety lag taken without {@link #ALLOW_SHORT_LAG}: HBase's master refuses region
-   * servers whose clock is more than {@code hbase.master.maxclockskew} (30 s by default) off its
-   * own, so cell timestamps and the driver's clock may differ by that much on a healthy cluster.
-   */
-  public static final long MIN_SAFETY_LAG_SECONDS = 30;
-
-  public static final OptionDef<Boolean> ALLOW_SHORT_LAG =
-      OptionDef.flag(
-          "allow-short-lag",
-          "accept a safety lag under "
-              + MIN_SAFETY_LAG_SECONDS
-              + " s, 0 included: only where the driver and every region server share one clock"
-              + " and writers do not set timestamps (a single-host test)");
+  public static final OptionDef<Long> SAFETY_LAG = io.rekey.hbase.RunState.SAFETY_LAG;
+  public static final OptionDef<Boolean> ALLOW_SHORT_LAG = io.rekey.hbase.RunState.ALLOW_SHORT_LAG;
 
   public static final OptionDef<java.nio.file.Path> DEF =
       OptionDef.path(
@@ -242,20 +220,8 @@ public record IndexDefinition(
       throw InvalidOptionException.of(
           INDEX_FAMILY.name(), family, "must be a family name (letters, digits, no ':')");
     }
-    long lag = values.get(SAFETY_LAG);
-    if (lag < MIN_SAFETY_LAG_SECONDS && !values.get(ALLOW_SHORT_LAG)) {
-      throw InvalidOptionException.of(
-          SAFETY_LAG.name(),
-          String.valueOf(lag),
-          "is under "
-              + MIN_SAFETY_LAG_SECONDS
-              + " s: region server clocks may be that far from the driver's (HBase allows"
-              + " hbase.master.maxclockskew, 30 s), and a cell stamped by a slow clock would be"
-              + " behind the watermark before it is read. Use "
-              + MIN_SAFETY_LAG_SECONDS
-              + " or more (the default 60 also covers slow writers), or add --allow-short-lag"
-              + " where one clock stamps everything");
-    }
+    long lagMillis =
+        io.rekey.hbase.RunState.lagMillis(values.get(SAFETY_LAG), values.get(ALLOW_SHORT_LAG));
     return new IndexDefinition(
         source.getNameAsString(),
         key,
@@ -268,7 +234,7 @@ public record IndexDefinition(
         values.get(MISSING_VALUE) == MissingValue.REJECT,
         values.get(REGIONS).intValue(),
         state.getNameAsString(),
-        lag * 1000);
+        lagMillis);
   }
 
   // Table names travel as text: HBase's TableName is not serializable, and Spark ships this.

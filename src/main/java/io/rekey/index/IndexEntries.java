@@ -30,7 +30,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  *
  * <p>The indexed cell's timestamp is in the entry's key; the entry's cells carry the time of the
  * run that writes them (its start on the driver's clock, kept later than any earlier run's by
- * {@link IndexState#nextStamp}). So a rewrite of an entry (a covered value changed, or a repair) is
+ * {@link RunState#nextStamp}). So a rewrite of an entry (a covered value changed, or a repair) is
  * newer than what it replaces, and a delete marker that a repair put on an entry's row hides only
  * the cells written before it, never those of a later run, even when the source row comes back with
  * its old timestamps.

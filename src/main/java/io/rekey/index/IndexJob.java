@@ -4,9 +4,11 @@ import io.rekey.RekeyException;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableRead;
 import io.rekey.options.OptionDef;
+import io.rekey.report.Json;
 import io.rekey.write.BulkLoader;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -49,7 +51,7 @@ public final class IndexJob {
   private final IndexRunOptions options;
   private final boolean update;
   private final IndexDefinition definition;
-  private final IndexState state;
+  private final RunState state;
   private final Map<String, Double> stageSeconds = new LinkedHashMap<>();
 
   private IndexJob(
@@ -64,7 +66,7 @@ public final class IndexJob {
     this.options = options;
     this.update = update;
     this.definition = options.definition();
-    this.state = new IndexState(connection, definition.stateTable(), definition.indexTable());
+    this.state = new RunState(connection, definition.stateTable(), definition.indexTable());
   }
 
   /** A full build. */
@@ -104,7 +106,10 @@ public final class IndexJob {
               windowTo,
               before);
       return state.recorded(
-          start, () -> execute(started, t0, before, windowTo), r -> IndexRunRecord.of(start, r));
+          started,
+          () -> execute(started, t0, before, windowTo),
+          r -> Json.toJsonLine(IndexRunRecord.of(start, r)),
+          message -> Json.toJsonLine(start.failed(message)));
     }
   }
 

@@ -2,13 +2,12 @@ package io.rekey.index;
 
 import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.Times;
 import io.rekey.rekey.RekeyOptions;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -107,25 +106,8 @@ public record IndexRunOptions(
         values.get(TableAdmin.CREATE_NAMESPACE));
   }
 
-  /**
-   * Refuses an end later than now minus the safety lag: the watermark would move past cells that
-   * are still being written, and no later update would read them.
-   *
-   * @throws InvalidOptionException naming the value, the limit and the fix
-   */
   static void checkUntil(String given, long until, long lagMillis, long now) {
-    long limit = now - lagMillis;
-    if (until > limit) {
-      throw InvalidOptionException.of(
-          UNTIL.name(),
-          given,
-          "is later than now minus the safety lag ("
-              + Instant.ofEpochMilli(limit)
-              + " = "
-              + limit
-              + "): cells stamped before it may still be written, and the watermark would pass"
-              + " them. Give a time at or before that, or leave --until out");
-    }
+    RunState.checkWindowEnd(UNTIL.name(), given, until, lagMillis, now);
   }
 
   public static IndexRunOptions forUpdate(OptionValues values) {

@@ -59,7 +59,7 @@ public record IndexRunRecord(
     }
 
     /** The record of the run failing; the watermark did not move. */
-    IndexRunRecord failed(String message) {
+    public IndexRunRecord failed(String message) {
       return new IndexRunRecord(
           run,
           "failed",

@@ -3,11 +3,13 @@ package io.rekey.index;
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableRead;
 import io.rekey.keys.KeyReject;
+import io.rekey.report.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -55,10 +57,10 @@ import scala.Tuple3;
  *
  * <p>Repair, under the index's lock so no update runs meanwhile, writes the missing and stale
  * entries from the source row as it is now and deletes the invalid and orphan ones up to their
- * newest cell. Its cells carry its own time ({@link IndexState#nextStamp}: its start, kept later
- * than any earlier run's), later than the entries it replaces and than its delete markers, and a
- * later run's cells are later still, so nothing a repair leaves can hide a later build or update
- * (see {@link IndexEntries}). This is how changes and deletions in the source reach an index that
+ * newest cell. Its cells carry its own time ({@link RunState#nextStamp}: its start, kept later than
+ * any earlier run's), later than the entries it replaces and than its delete markers, and a later
+ * run's cells are later still, so nothing a repair leaves can hide a later build or update (see
+ * {@link IndexEntries}). This is how changes and deletions in the source reach an index that
  * incremental runs only add to.
  */
 public final class IndexScrutinyJob {
@@ -104,7 +106,7 @@ public final class IndexScrutinyJob {
     long t0 = System.nanoTime();
     long started = System.currentTimeMillis();
     String application = sc.sc().applicationId();
-    IndexState state = new IndexState(connection, definition.stateTable(), definition.indexTable());
+    RunState state = new RunState(connection, definition.stateTable(), definition.indexTable());
     try (RunLock lock = state.lock("index scrutiny", application, breakLock)) {
       state.deleteLeftoverRead(conf);
       new TableAdmin(connection).descriptor(definition.indexTable(), "index");
@@ -114,14 +116,15 @@ public final class IndexScrutinyJob {
           new IndexRunRecord.Start(
               repair ? "scrutiny --repair" : "scrutiny", started, application, null, null, shown);
       return state.recorded(
-          start,
+          started,
           () -> compare(state, repair, samples, shown, w.orElse(Long.MAX_VALUE), started, t0),
-          r -> IndexRunRecord.of(start, r));
+          r -> Json.toJsonLine(IndexRunRecord.of(start, r)),
+          message -> Json.toJsonLine(start.failed(message)));
     }
   }
 
   private IndexScrutinyResult compare(
-      IndexState state,
+      RunState state,
       boolean repair,
       int samples,
       Long shownWatermark,

@@ -17,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.RekeyException;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionValues;
 import io.rekey.testing.ChildJvm;
@@ -76,8 +77,8 @@ class IndexCorrectnessIT {
     }
   }
 
-  private static IndexState state(String index) {
-    return new IndexState(connection, STATE, TableName.valueOf(index));
+  private static RunState state(String index) {
+    return new RunState(connection, STATE, TableName.valueOf(index));
   }
 
   @Test

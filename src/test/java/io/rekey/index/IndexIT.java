@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rekey.RekeyException;
 import io.rekey.cli.ExitCode;
 import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.RunState;
 import io.rekey.options.OptionValues;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
@@ -361,7 +362,7 @@ class IndexIT {
             .execute();
     assertThat(again.nothingToDo()).isTrue();
     assertThat(
-            new IndexState(
+            new RunState(
                     connection, TableName.valueOf("rekey_index_state"), TableName.valueOf(index))
                 .history(10))
         .hasSize(3)
@@ -402,9 +403,8 @@ class IndexIT {
           .hasMessageContaining("bulk load");
       admin.enableTable(TableName.valueOf(index));
     }
-    IndexState state =
-        new IndexState(
-            connection, TableName.valueOf("rekey_index_state"), TableName.valueOf(index));
+    RunState state =
+        new RunState(connection, TableName.valueOf("rekey_index_state"), TableName.valueOf(index));
     assertThat(state.watermark()).hasValue(watermark);
     assertThat(state.history(1).get(0))
         .contains("\"run\":\"update\"", "\"outcome\":\"failed\"", "bulk load")
@@ -431,8 +431,7 @@ class IndexIT {
           () -> {
             start.await();
             try {
-              return new IndexState(connection, stateTable, index)
-                  .lock("index update", null, false);
+              return new RunState(connection, stateTable, index).lock("index update", null, false);
             } catch (io.rekey.hbase.RunLockedException e) {
               return null;
             }
@@ -472,7 +471,7 @@ class IndexIT {
         .contains("is locked by another run (index update by ")
         .contains("--break-lock");
     held.get(0).close();
-    assertThat(new IndexState(connection, stateTable, index).lock("index build", null, false))
+    assertThat(new RunState(connection, stateTable, index).lock("index build", null, false))
         .isNotNull();
   }
 
