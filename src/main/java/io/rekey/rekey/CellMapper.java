@@ -115,19 +115,8 @@ public final class CellMapper
       byte[] tracked = trackOldRows ? oldRow : null;
       // The row's cells travel as one record, cut where it would pass ShuffleCell.RECORD_BYTES
       // (large values).
-      int from = 0;
-      int bytes = 0;
-      for (int i = 0; i < cells.length; i++) {
-        int length = ShuffleCell.length(newRow, cells[i]);
-        if (i > from && bytes + length > ShuffleCell.RECORD_BYTES) {
-          pending.add(new Tuple2<>(ShuffleCell.of(newRow, cells, from, i), tracked));
-          from = i;
-          bytes = 0;
-        }
-        bytes += length;
-      }
-      if (from < cells.length) {
-        pending.add(new Tuple2<>(ShuffleCell.of(newRow, cells, from, cells.length), tracked));
+      for (byte[] record : ShuffleCell.records(newRow, cells)) {
+        pending.add(new Tuple2<>(record, tracked));
       }
     }
 

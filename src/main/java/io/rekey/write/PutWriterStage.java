@@ -4,12 +4,16 @@ import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.ShippedConfiguration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.function.Function2;
@@ -17,8 +21,9 @@ import scala.Tuple2;
 
 /**
  * Writes one partition's cells ({@link ShuffleCell} pairs, a row's cells next to each other) as
- * Puts through a buffered mutator, each cell with its own timestamp: for writes too small to be
- * worth a shuffle, HFiles and a bulk load. The task fails unless every cell was acknowledged.
+ * Puts (and Deletes, for delete markers) through a buffered mutator, each cell with its own
+ * timestamp and type: for writes too small to be worth a shuffle, HFiles and a bulk load. The task
+ * fails unless every cell was acknowledged.
  */
 public final class PutWriterStage
     implements Function2<Integer, Iterator<Tuple2<byte[], byte[]>>, Iterator<WriteStats>> {
@@ -41,32 +46,52 @@ public final class PutWriterStage
     try (BufferedMutator out =
         c.getBufferedMutator(
             new BufferedMutatorParams(TableName.valueOf(table)).writeBufferSize(WRITE_BUFFER))) {
+      // One Put and one Delete per row: a sync carries delete markers (every kind, with their
+      // timestamps), which HBase takes only in a Delete. Both keep each cell's own timestamp, so
+      // which of the two is applied first does not change what a read sees.
+      byte[] row = null;
       Put put = null;
+      Delete delete = null;
       while (cells.hasNext()) {
         byte[] record = cells.next()._1();
         int rowLength = ShuffleCell.rowLength(record);
-        if (put == null
-            || Bytes.compareTo(
-                    put.getRow(), 0, put.getRow().length, record, ShuffleCell.ROW_OFFSET, rowLength)
+        if (row == null
+            || Bytes.compareTo(row, 0, row.length, record, ShuffleCell.ROW_OFFSET, rowLength)
                 != 0) {
-          if (put != null) {
-            out.mutate(put);
-          }
-          put = new Put(record, ShuffleCell.ROW_OFFSET, rowLength);
+          flush(out, put, delete);
+          row =
+              Arrays.copyOfRange(
+                  record, ShuffleCell.ROW_OFFSET, ShuffleCell.ROW_OFFSET + rowLength);
+          put = null;
+          delete = null;
         }
         for (int at = 0; at < record.length; at += ShuffleCell.cellLength(record, at)) {
-          put.add(ShuffleCell.asKeyValue(record, at));
+          KeyValue cell = ShuffleCell.asKeyValue(record, at);
+          if (CellUtil.isDelete(cell)) {
+            delete = delete == null ? new Delete(row) : delete;
+            delete.add(cell);
+          } else {
+            put = put == null ? new Put(row) : put;
+            put.add(cell);
+          }
           count++;
         }
         bytes += record.length;
       }
-      if (put != null) {
-        out.mutate(put);
-      }
+      flush(out, put, delete);
       out.flush();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write partition " + partition + " to " + table, e);
     }
     return List.of(new WriteStats(partition, count, bytes, List.of(), 0, List.of())).iterator();
+  }
+
+  private static void flush(BufferedMutator out, Put put, Delete delete) throws IOException {
+    if (put != null) {
+      out.mutate(put);
+    }
+    if (delete != null) {
+      out.mutate(delete);
+    }
   }
 }

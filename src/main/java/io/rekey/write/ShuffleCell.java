@@ -67,6 +67,29 @@ public final class ShuffleCell {
     return record;
   }
 
+  /**
+   * {@code cells}, one row's in HBase's order, moved to {@code row} as records of about {@link
+   * #RECORD_BYTES} at most (cut between cells, so a large value is a record of its own).
+   */
+  public static List<byte[]> records(byte[] row, Cell[] cells) {
+    List<byte[]> out = new ArrayList<>(1);
+    int from = 0;
+    int bytes = 0;
+    for (int i = 0; i < cells.length; i++) {
+      int length = length(row, cells[i]);
+      if (i > from && bytes + length > RECORD_BYTES) {
+        out.add(of(row, cells, from, i));
+        from = i;
+        bytes = 0;
+      }
+      bytes += length;
+    }
+    if (from < cells.length) {
+      out.add(of(row, cells, from, cells.length));
+    }
+    return out;
+  }
+
   /** The bytes {@code cell} takes in a record once moved to {@code row}. */
   public static int length(byte[] row, Cell cell) {
     return 8
