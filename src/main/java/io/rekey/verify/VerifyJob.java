@@ -1,19 +1,27 @@
 package io.rekey.verify;
 
+import io.rekey.hbase.CellVisibility;
 import io.rekey.hbase.SourceReader;
+import io.rekey.hbase.TableAdmin;
+import io.rekey.hbase.TableRead;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.KeyText;
 import io.rekey.write.RegionPartitioner;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -31,14 +39,88 @@ public final class VerifyJob {
   private final JavaSparkContext sc;
   private final KeyMapping mapping;
   private final List<byte[]> regionStarts;
+  private final HashMap<String, Integer> rawVersions;
 
   /**
+   * Compares what a normal read returns.
+   *
    * @param regionStarts the target's region start keys, in order, the first empty
    */
   public VerifyJob(JavaSparkContext sc, KeyMapping mapping, List<byte[]> regionStarts) {
+    this(sc, mapping, regionStarts, null);
+  }
+
+  /**
+   * @param rawVersions for inputs read raw: each family's VERSIONS ({@link
+   *     CellVisibility#maxVersions}); delete markers are then compared too, and the cells a read
+   *     would not return (hidden by a marker, or past the family's versions) are left out, since
+   *     each table drops them at its own flushes and compactions. Null for normal reads.
+   */
+  public VerifyJob(
+      JavaSparkContext sc,
+      KeyMapping mapping,
+      List<byte[]> regionStarts,
+      Map<String, Integer> rawVersions) {
     this.sc = sc;
     this.mapping = mapping;
     this.regionStarts = List.copyOf(regionStarts);
+    this.rawVersions = rawVersions == null ? null : new HashMap<>(rawVersions);
+  }
+
+  /**
+   * Compares {@code options.source()}, read through its own snapshot (a point in time, deleted when
+   * done, failed or not) or live, with {@code options.target()} read live, both with every version
+   * and, with {@code until}, only cells below it.
+   *
+   * @param staging where the source's snapshot is restored
+   */
+  public static VerifyResult tables(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      VerifyOptions options,
+      Path staging) {
+    TableAdmin admin = new TableAdmin(connection);
+    admin.descriptor(options.source(), "source");
+    admin.descriptor(options.target(), "target");
+    // Rows with column-bound fields must arrive whole.
+    int sourceBatch = options.mapping().source().columns().isEmpty() ? options.batch() : 0;
+    try (TableRead source =
+        TableRead.open(
+            sc,
+            connection,
+            conf,
+            options.source(),
+            below(SourceReader.fullScan(sourceBatch, options.raw()), options.until()),
+            options.liveScan(),
+            staging,
+            "rekey-verify")) {
+      JavaPairRDD<ImmutableBytesWritable, Result> target =
+          SourceReader.live(
+              sc,
+              conf,
+              options.target(),
+              below(SourceReader.fullScan(options.batch(), options.raw()), options.until()));
+      return new VerifyJob(
+              sc,
+              options.mapping(),
+              admin.regionStartKeys(options.target()),
+              options.raw()
+                  ? CellVisibility.maxVersions(admin.descriptor(options.target(), "target"))
+                  : null)
+          .compare(source.rows(), target);
+    }
+  }
+
+  private static Scan below(Scan scan, Long until) {
+    if (until == null) {
+      return scan;
+    }
+    try {
+      return scan.setTimeRange(0, until);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("cannot compare below " + until, e);
+    }
   }
 
   /** Compares the two inputs (read with every version, e.g. by {@link SourceReader}). */
@@ -51,13 +133,13 @@ public final class VerifyJob {
     sc.setJobDescription("verify: digest source cells through the key mapping, per target region");
     Map<Integer, CellDigest> expected =
         source
-            .mapPartitionsToPair(new MappedDigests(mapping, regions))
+            .mapPartitionsToPair(new MappedDigests(mapping, regions, rawVersions))
             .reduceByKey(CellDigest::plus)
             .collectAsMap();
     sc.setJobDescription("verify: digest target cells per region");
     Map<Integer, CellDigest> actual =
         target
-            .mapPartitionsToPair(new MappedDigests(null, regions))
+            .mapPartitionsToPair(new MappedDigests(null, regions, rawVersions))
             .reduceByKey(CellDigest::plus)
             .collectAsMap();
     List<RegionDiff> diffs = new ArrayList<>();
@@ -96,16 +178,21 @@ public final class VerifyJob {
     private static final long serialVersionUID = 1L;
     private final KeyMapping mapping;
     private final RegionPartitioner regions;
+    private final HashMap<String, Integer> rawVersions;
 
-    MappedDigests(KeyMapping mapping, RegionPartitioner regions) {
+    MappedDigests(
+        KeyMapping mapping, RegionPartitioner regions, HashMap<String, Integer> rawVersions) {
       this.mapping = mapping;
       this.regions = regions;
+      this.rawVersions = rawVersions;
     }
 
     @Override
     public Iterator<Tuple2<Integer, CellDigest>> call(
         Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       TreeMap<Integer, CellDigest> sums = new TreeMap<>();
+      CellVisibility.RawRows raw =
+          rawVersions == null ? null : new CellVisibility.RawRows(rawVersions);
       while (rows.hasNext()) {
         Result result = rows.next()._2();
         byte[] row = result.getRow();
@@ -120,6 +207,9 @@ public final class VerifyJob {
         int region = regions.region(row);
         CellDigest sum = sums.getOrDefault(region, CellDigest.EMPTY);
         for (Cell c : result.rawCells()) {
+          if (raw != null && !raw.counts(c)) {
+            continue;
+          }
           sum =
               sum.plus(
                   CellDigest.of(

@@ -1,0 +1,92 @@
+package io.rekey.hbase;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * What a normal read returns of the cells a raw read returns: HBase's delete markers and version
+ * limits, applied by code that reads raw. A raw read also returns the cells markers hide and
+ * versions past the family's limit, until a flush or compaction drops them, which each table does
+ * at its own times: two tables that read the same can differ there. So comparisons of raw reads
+ * count the markers and what a read sees, and leave those cells out.
+ */
+public final class CellVisibility {
+  private CellVisibility() {}
+
+  /** Whether {@code marker} hides {@code put}, a Put of the same row. */
+  public static boolean hides(Cell marker, Cell put) {
+    if (!CellUtil.matchingFamily(marker, put)) {
+      return false;
+    }
+    long ts = put.getTimestamp();
+    long at = marker.getTimestamp();
+    return switch (marker.getType()) {
+      case DeleteFamily -> ts <= at;
+      case DeleteFamilyVersion -> ts == at;
+      case DeleteColumn -> CellUtil.matchingQualifier(marker, put) && ts <= at;
+      case Delete -> CellUtil.matchingQualifier(marker, put) && ts == at;
+      default -> false;
+    };
+  }
+
+  /** Each family's VERSIONS, by name. */
+  public static Map<String, Integer> maxVersions(TableDescriptor table) {
+    Map<String, Integer> out = new HashMap<>();
+    for (ColumnFamilyDescriptor f : table.getColumnFamilies()) {
+      out.put(f.getNameAsString(), f.getMaxVersions());
+    }
+    return out;
+  }
+
+  /**
+   * Reads the cells of a raw read in its order (a row's markers come before the cells they hide, a
+   * column's versions newest first) and says which count: every delete marker, and the Puts a
+   * normal read returns. One per task; rows may arrive in several batches.
+   */
+  public static final class RawRows {
+    private final Map<String, Integer> maxVersions;
+    private final List<Cell> markers = new ArrayList<>();
+    private byte[] row;
+    private Cell column;
+    private int versions;
+
+    /**
+     * @param maxVersions each family's VERSIONS ({@link #maxVersions(TableDescriptor)})
+     */
+    public RawRows(Map<String, Integer> maxVersions) {
+      this.maxVersions = maxVersions;
+    }
+
+    /** Whether {@code cell}, the next cell of the raw read, is a marker or a Put a read returns. */
+    public boolean counts(Cell cell) {
+      if (row == null || !CellUtil.matchingRows(cell, row)) {
+        row = CellUtil.cloneRow(cell);
+        markers.clear();
+        column = null;
+      }
+      if (CellUtil.isDelete(cell)) {
+        markers.add(cell);
+        return true;
+      }
+      for (Cell m : markers) {
+        if (hides(m, cell)) {
+          return false;
+        }
+      }
+      if (column == null || !CellUtil.matchingColumn(cell, column)) {
+        column = cell;
+        versions = 0;
+      }
+      versions++;
+      Integer max = maxVersions.get(Bytes.toString(CellUtil.cloneFamily(cell)));
+      return max == null || versions <= max;
+    }
+  }
+}
