@@ -15,6 +15,14 @@ interface Command<O> {
   /** One line for the root usage. */
   String summary();
 
+  /**
+   * The {@code command} a job file given with {@code --conf} must name: the command's own name,
+   * unless it shares another command's files ({@code rekey sync} takes the {@code rekey} job's).
+   */
+  default String jobFileCommand() {
+    return name();
+  }
+
   /** The command's own options (the common ones are added by {@link Main}). */
   List<OptionDef<?>> options();
 

@@ -58,6 +58,7 @@ public final class Main {
             new LayoutCommand(),
             new AuditCommand(),
             new RekeyCommand(),
+            new RekeySyncCommand(),
             new VerifyCommand(),
             new IndexRunCommand(false),
             new IndexRunCommand(true),
@@ -94,6 +95,11 @@ public final class Main {
             : ExitCode.USAGE;
       }
       name = INDEX + " " + args[1];
+      words = 2;
+    }
+    if (words == 1 && args.length >= 2 && commands.containsKey(name + " " + args[1])) {
+      // 'rekey sync': a command with a subcommand of its own, next to the plain 'rekey'.
+      name = name + " " + args[1];
       words = 2;
     }
     Command<?> command = commands.get(name);
@@ -200,7 +206,7 @@ public final class Main {
     }
     List<OptionDef<?>> inFile = new ArrayList<>(command.options());
     inFile.addAll(CommonOptions.declaredInFiles());
-    return cli.over(OptionValues.fromFile(file, command.name(), inFile));
+    return cli.over(OptionValues.fromFile(file, command.jobFileCommand(), inFile));
   }
 
   private ExitCode usageError(String program, InvalidOptionException e) {
@@ -225,7 +231,9 @@ public final class Main {
     List<OptionDef<?>> inFile = new ArrayList<>(command.options());
     inFile.addAll(CommonOptions.declaredInFiles());
     return command.typed(
-        command.expand(OptionValues.fromFile(file, commandName, inFile)).validate(declared));
+        command
+            .expand(OptionValues.fromFile(file, command.jobFileCommand(), inFile))
+            .validate(declared));
   }
 
   private String indexUsage() {

@@ -1,11 +1,13 @@
 package io.rekey.rekey;
 
 import io.rekey.RekeyException;
+import io.rekey.hbase.CellVisibility;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.ProgressReporter;
 import io.rekey.hbase.RejectLimit;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
@@ -90,6 +92,7 @@ public final class RekeyJob {
     RunManifest manifest;
     VerifyResult verify;
     boolean resumed;
+    long syncWatermark;
     // One run per target at a time: a second would delete this one's run directory and snapshot.
     // Taken before anything can fail and be cleaned up, so a refused run touches nothing.
     try (RunLock lock =
@@ -104,6 +107,7 @@ public final class RekeyJob {
         manifest = run();
         resumed = manifest.state() == RunManifest.State.LOADED || resumedFromWritten;
         manifest = commit(manifest);
+        syncWatermark = recordSyncWatermark(manifest);
         verify = options.verify() ? verify(manifest) : null;
       } catch (RuntimeException e) {
         if (Outage.cause(e).isPresent()) {
@@ -137,8 +141,25 @@ public final class RekeyJob {
         rejectsGlob(m),
         rejectExamples(m),
         verify,
+        syncWatermark,
         stageSeconds,
         seconds(started));
+  }
+
+  /**
+   * Records in the state table, next to the target's lock, where {@code rekey sync} starts: the
+   * copy's read start minus the safety lag. The first sync window overlaps the copy by the lag; a
+   * cell copied twice is the same cell, and reads see no difference.
+   */
+  private long recordSyncWatermark(RunManifest manifest) {
+    long watermark = manifest.readFromMillis() - options.safetyLagMillis();
+    new RunState(connection, TableName.valueOf(options.stateTable()), options.target())
+        .moveWatermark(watermark);
+    LOG.info(
+        "rekey: sync watermark of {} set to {}: 'rekey sync' copies what is written from then on",
+        options.target(),
+        java.time.Instant.ofEpochMilli(watermark));
+    return watermark;
   }
 
   /**
@@ -255,6 +276,9 @@ public final class RekeyJob {
               planned.sourceDescriptor(), options.target(), planned.splitPoints());
       created = true;
     }
+    // Cells written from here on may miss the snapshot: a sync starts from this time (less the
+    // safety lag, for writes in flight and clocks behind the driver's).
+    long readFrom = System.currentTimeMillis();
     if (plan.snapshot() != null) {
       admin.snapshot(options.source(), plan.snapshot());
       LOG.info("rekey: took snapshot {} of {}", plan.snapshot(), options.source());
@@ -271,6 +295,7 @@ public final class RekeyJob {
             0,
             0,
             null,
+            readFrom,
             System.currentTimeMillis());
     manifest.write(conf, runDir);
     stageSeconds.put("plan", seconds(t0));
@@ -445,7 +470,13 @@ public final class RekeyJob {
           "verify: " + options.source() + " through the key mapping vs " + options.target(),
           false);
       try {
-        VerifyResult result = new VerifyJob(sc, options.mapping(), starts).compare(source, target);
+        VerifyResult result =
+            new VerifyJob(
+                    sc,
+                    options.mapping(),
+                    starts,
+                    options.raw() ? CellVisibility.maxVersions(planned.sourceDescriptor()) : null)
+                .compare(source, target);
         stageSeconds.put("verify", seconds(t0));
         return result;
       } finally {

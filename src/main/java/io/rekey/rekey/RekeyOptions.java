@@ -2,6 +2,7 @@ package io.rekey.rekey;
 
 import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableInspector;
 import io.rekey.keys.KeyMapping;
@@ -25,6 +26,7 @@ import org.apache.hadoop.hbase.TableName;
  * @param createNamespace create the target's namespace when it does not exist
  * @param stateTable where the run lock of the target lives
  * @param breakLock take the target's run lock even when held
+ * @param safetyLagMillis the sync watermark the copy records is its read's start minus this
  */
 public record RekeyOptions(
     TableName source,
@@ -46,7 +48,8 @@ public record RekeyOptions(
     boolean raw,
     boolean createNamespace,
     String stateTable,
-    boolean breakLock) {
+    boolean breakLock,
+    long safetyLagMillis) {
   public static final OptionDef<String> SOURCE =
       OptionDef.text("source", "NS:TABLE", "the table to copy").required();
   public static final OptionDef<String> TARGET =
@@ -141,7 +144,9 @@ public record RekeyOptions(
         RAW,
         CREATE_NAMESPACE,
         RunLock.STATE_TABLE,
-        RunLock.BREAK_LOCK);
+        RunLock.BREAK_LOCK,
+        RunState.SAFETY_LAG,
+        RunState.ALLOW_SHORT_LAG);
   }
 
   /** Builds and checks the options from validated values. */
@@ -173,7 +178,8 @@ public record RekeyOptions(
         values.get(RAW),
         values.get(CREATE_NAMESPACE),
         values.get(RunLock.STATE_TABLE),
-        values.get(RunLock.BREAK_LOCK));
+        values.get(RunLock.BREAK_LOCK),
+        RunState.lagMillis(values.get(RunState.SAFETY_LAG), values.get(RunState.ALLOW_SHORT_LAG)));
   }
 
   /** Parses both key specs; a bad one is an option error naming its option and column. */

@@ -17,6 +17,8 @@ import java.util.Map;
  * @param rejectsFiles the rejects files (tab-separated: reason, detail, old key, hex), or empty
  * @param rejectExamples the first rejects, for the summary
  * @param verify the comparison, or null when skipped
+ * @param syncWatermark where {@code rekey sync} starts (epoch millis): the copy's read start minus
+ *     the safety lag; 0 for a dry run
  * @param stageSeconds wall time per stage, in order
  */
 public record RekeyResult(
@@ -36,6 +38,7 @@ public record RekeyResult(
     String rejectsFiles,
     List<String> rejectExamples,
     VerifyResult verify,
+    long syncWatermark,
     Map<String, Double> stageSeconds,
     double totalSeconds) {
   public RekeyResult {
@@ -47,8 +50,8 @@ public record RekeyResult(
   /** The result of a dry run: the plan, and nothing read, written or loaded. */
   public static RekeyResult dryRun(RekeyPlan plan, double seconds) {
     return new RekeyResult(
-        plan, true, false, "PLANNED", 0, 0, 0, 0, 0, 0, 0, 0, null, null, List.of(), null, Map.of(),
-        seconds);
+        plan, true, false, "PLANNED", 0, 0, 0, 0, 0, 0, 0, 0, null, null, List.of(), null, 0,
+        Map.of(), seconds);
   }
 
   /** Whether every cell read is accounted for. */

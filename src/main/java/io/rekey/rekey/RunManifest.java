@@ -26,6 +26,8 @@ import org.apache.hadoop.fs.Path;
  * @param bytesWritten bytes in the HFiles, once written
  * @param files how many HFiles were committed (the ledger lists them), once written
  * @param stored the stored-cell check, once loaded
+ * @param readFromMillis when the run's read began (just before its snapshot): a sync catches up
+ *     from there, less the safety lag
  */
 public record RunManifest(
     String fingerprint,
@@ -38,6 +40,7 @@ public record RunManifest(
     long bytesWritten,
     int files,
     BulkLoader.Stored stored,
+    long readFromMillis,
     long updatedMillis) {
   /** How far a run got. */
   public enum State {
@@ -76,6 +79,7 @@ public record RunManifest(
         bytes,
         hfiles,
         check,
+        readFromMillis,
         System.currentTimeMillis());
   }
 

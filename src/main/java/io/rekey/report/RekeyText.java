@@ -5,8 +5,11 @@ import io.rekey.hbase.FamilySettings;
 import io.rekey.keys.KeyText;
 import io.rekey.rekey.RekeyPlan;
 import io.rekey.rekey.RekeyResult;
+import io.rekey.rekey.SyncResult;
+import io.rekey.rekey.SyncStats;
 import io.rekey.verify.RegionDiff;
 import io.rekey.verify.VerifyResult;
+import java.time.Instant;
 
 /** The human-readable forms of a rekey plan and result. */
 public final class RekeyText {
@@ -108,10 +111,89 @@ public final class RekeyText {
     if (r.stored() != null) {
       out.append("  in the store   ").append(r.stored().line()).append('\n');
     }
+    out.append(
+        String.format(
+            "  sync from      %s ('rekey sync' copies what is written from then on)%n",
+            Instant.ofEpochMilli(r.syncWatermark())));
     out.append("  time          ");
     r.stageSeconds().forEach((stage, s) -> out.append(String.format(" %s %.1f s;", stage, s)));
     out.append(String.format(" total %.1f s%n", r.totalSeconds()));
     out.append(verify(r.verify()));
+    return out.toString();
+  }
+
+  /** What a {@code rekey sync} did, window by window, and where it left the watermark. */
+  public static String sync(SyncResult r) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            "rekey sync%s: %s -> %s%n", r.finalRun() ? " --final" : "", r.source(), r.target()));
+    if (r.nothingToDo()) {
+      out.append(
+          String.format(
+              "  nothing to do: the watermark %s is at or past %s%n",
+              Instant.ofEpochMilli(r.windowFrom()), Instant.ofEpochMilli(r.windowTo())));
+    }
+    for (SyncResult.Window w : r.windows()) {
+      SyncStats s = w.stats();
+      out.append(
+          String.format(
+              "  window [%s, %s) %s: %,d rows, %,d cells read (%,d delete markers); %,d rows"
+                  + " moved (%,d cells under new keys, %,d markers under old ones); %,d rows"
+                  + " rejected; %,d cells written in %.1f s%n",
+              Instant.ofEpochMilli(w.from()),
+              Instant.ofEpochMilli(w.to()),
+              w.write(),
+              s.rowsRead(),
+              s.cellsRead(),
+              s.deletesRead(),
+              s.rowsMoved(),
+              s.cellsMoved(),
+              s.cellsRetired(),
+              s.rowsRejected(),
+              w.cellsWritten(),
+              w.seconds()));
+      if (w.stored() != null) {
+        out.append("      in the store ").append(w.stored().line()).append('\n');
+      }
+    }
+    SyncStats t = r.totals();
+    out.append(
+        String.format(
+            "  cells read     %,d = %,d written + %,d rejected (%s)%n",
+            t.cellsRead(),
+            t.cellsWritten(),
+            t.cellsRejected(),
+            t.addsUp() ? "adds up" : "DOES NOT ADD UP"));
+    if (r.rejectsFiles() != null) {
+      out.append(
+          String.format(
+              "  rows rejected  %,d (reasons in %s); run verify, then re-copy those rows%n",
+              t.rowsRejected(), r.rejectsFiles()));
+      for (String e : r.rejectExamples()) {
+        out.append("      ").append(e.replace('\t', ' ')).append('\n');
+      }
+    }
+    out.append(
+        String.format(
+            "  watermark      %s (%.1f s behind now); %d window(s) in %.1f s%n",
+            Instant.ofEpochMilli(r.watermarkAfter()),
+            r.lagMillis() / 1000.0,
+            r.windows().size(),
+            r.seconds()));
+    if (r.finalRun()) {
+      out.append(
+          String.format(
+              "  final check    cells below %s on both sides%n",
+              Instant.ofEpochMilli(r.windowTo())));
+      out.append(verify(r.verify()));
+      if (r.verify() != null && r.verify().matches()) {
+        out.append(
+            String.format(
+                "  %s holds what %s held below %s: readers and writers can be switched to %s%n",
+                r.target(), r.source(), Instant.ofEpochMilli(r.windowTo()), r.target()));
+      }
+    }
     return out.toString();
   }
 

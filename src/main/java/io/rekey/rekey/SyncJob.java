@@ -1,0 +1,390 @@
+package io.rekey.rekey;
+
+import io.rekey.RekeyException;
+import io.rekey.hbase.FamilySettings;
+import io.rekey.hbase.RejectLimit;
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunState;
+import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.hbase.SourceReader;
+import io.rekey.hbase.TableAdmin;
+import io.rekey.report.Json;
+import io.rekey.verify.VerifyJob;
+import io.rekey.verify.VerifyOptions;
+import io.rekey.verify.VerifyResult;
+import io.rekey.write.BulkLoader;
+import io.rekey.write.PutWriterStage;
+import io.rekey.write.RegionPartitioner;
+import io.rekey.write.ShuffleCell;
+import io.rekey.write.WriteEngine;
+import io.rekey.write.WriteStats;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.LongAccumulator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Catches a live migration's target up with what was written to the source since the copy: under
+ * the target's run lock, it reads the source raw in time windows from the watermark (which {@code
+ * rekey} recorded: its snapshot's time minus the safety lag) to now minus the lag, maps each row's
+ * cells through the layout ({@link WindowMapping}: Puts and every kind of delete marker, rows whose
+ * key-bound column changed moved whole), writes them (Puts and Deletes, or HFiles and a bulk load),
+ * and moves the watermark after each window. A failed window leaves the watermark at its start, and
+ * running a window again writes the same cells again: harmless. {@code --final} copies up to when
+ * writers stopped and verifies every cell below that time.
+ *
+ * <p>Where changes come from (a raw time-range scan here; a replication endpoint could feed the
+ * same mapping later) is {@link #window}'s read; how they are mapped and written does not depend on
+ * it.
+ */
+public final class SyncJob {
+  private static final Logger LOG = LoggerFactory.getLogger(SyncJob.class);
+
+  /** With {@code --write auto}, a window of at most this many cells is written as Puts. */
+  public static final long AUTO_PUT_CELLS = 100_000;
+
+  private static final int REJECT_EXAMPLES = 5;
+
+  private final JavaSparkContext sc;
+  private final Connection connection;
+  private final Configuration conf;
+  private final SyncOptions options;
+  private final RekeyOptions rekey;
+  private final RunState state;
+
+  public SyncJob(
+      JavaSparkContext sc, Connection connection, Configuration conf, SyncOptions options) {
+    this.sc = sc;
+    this.connection = connection;
+    this.conf = conf;
+    this.options = options;
+    this.rekey = options.rekey();
+    this.state = new RunState(connection, TableName.valueOf(rekey.stateTable()), rekey.target());
+  }
+
+  /**
+   * Runs the sync under the target's lock and records it in the run history.
+   *
+   * @throws io.rekey.hbase.RunLockedException when another run writing the target holds the lock
+   * @throws RekeyException when a window fails: the watermark stays at that window's start
+   */
+  public SyncResult execute() {
+    long started = System.currentTimeMillis();
+    String application = sc.sc().applicationId();
+    String run = options.finalRun() ? "sync --final" : "sync";
+    try (RunLock lock =
+        state.lock(
+            "rekey " + run + " " + rekey.source() + " -> " + rekey.target(),
+            application,
+            rekey.breakLock())) {
+      OptionalLong found = state.watermark();
+      Long before = found.isPresent() ? found.getAsLong() : null;
+      long end = options.end() != null ? options.end() : started - rekey.safetyLagMillis();
+      return state.recorded(
+          started,
+          () -> sync(started, before, end),
+          r -> Json.toJsonLine(SyncRunRecord.of(run, started, application, r)),
+          message ->
+              Json.toJsonLine(
+                  SyncRunRecord.failed(run, started, application, before, end, message)));
+    }
+  }
+
+  private SyncResult sync(long started, Long before, long end) {
+    long t0 = System.nanoTime();
+    if (before == null) {
+      throw new RekeyException(
+          "there is no sync watermark for "
+              + rekey.target()
+              + " in "
+              + rekey.stateTable()
+              + ": 'rekey' records it when it copies "
+              + rekey.source()
+              + " (the copy's start minus the safety lag). Run 'rekey' with the same options"
+              + " first");
+    }
+    TableAdmin admin = new TableAdmin(connection);
+    admin.descriptor(rekey.source(), "source");
+    admin.descriptor(rekey.target(), "target");
+    List<SyncResult.Window> windows = new ArrayList<>();
+    SyncStats totals = SyncStats.ZERO;
+    String rejects = null;
+    List<String> examples = new ArrayList<>();
+    long watermark = before;
+    while (watermark < end) {
+      long to = Math.min(end, watermark + options.maxWindowMillis());
+      SyncResult.Window w = window(watermark, to, windows.size() + 1);
+      windows.add(w);
+      totals = totals.plus(w.stats());
+      if (w.stats().rowsRejected() > 0) {
+        rejects = RunFiles.rejectsGlob(runDir()) + " (of the last window with rejects)";
+        examples = RunFiles.rejectExamples(conf, runDir(), REJECT_EXAMPLES);
+      }
+      state.moveWatermark(to);
+      watermark = to;
+      LOG.info(
+          "rekey sync: window {} [{}, {}) done: {} rows, {} cells, {} deletes, {} moved, {}"
+              + " rejected; watermark now {}",
+          windows.size(),
+          Instant.ofEpochMilli(w.from()),
+          Instant.ofEpochMilli(w.to()),
+          w.stats().rowsRead(),
+          w.stats().cellsRead(),
+          w.stats().deletesRead(),
+          w.stats().rowsMoved(),
+          w.stats().rowsRejected(),
+          Instant.ofEpochMilli(to));
+    }
+    VerifyResult verify = null;
+    if (options.finalRun()) {
+      VerifyOptions check =
+          new VerifyOptions(
+              rekey.source(),
+              rekey.target(),
+              rekey.mapping(),
+              rekey.liveScan(),
+              rekey.batch(),
+              rekey.raw(),
+              end);
+      sc.setJobGroup(
+          "verify",
+          "rekey sync --final: verify "
+              + rekey.source()
+              + " vs "
+              + rekey.target()
+              + " below "
+              + end,
+          false);
+      try {
+        verify = VerifyJob.tables(sc, connection, conf, check, staging());
+      } finally {
+        sc.clearJobGroup();
+      }
+    }
+    long after = Math.max(watermark, before);
+    return new SyncResult(
+        rekey.source().getNameAsString(),
+        rekey.target().getNameAsString(),
+        options.finalRun(),
+        before,
+        end,
+        after,
+        System.currentTimeMillis() - after,
+        windows.isEmpty(),
+        windows,
+        totals,
+        rejects,
+        examples,
+        verify,
+        seconds(t0));
+  }
+
+  /** Reads, maps and writes one window; the watermark is the caller's to move. */
+  private SyncResult.Window window(long from, long to, int number) {
+    long t0 = System.nanoTime();
+    Path runDir = runDir();
+    try {
+      runDir.getFileSystem(conf).delete(runDir, true);
+    } catch (IOException e) {
+      throw new RekeyException("cannot use the run directory " + runDir + ": " + e.getMessage(), e);
+    }
+    WindowMapping mapping = new WindowMapping(rekey.mapping(), from, to);
+    JavaPairRDD<ImmutableBytesWritable, Result> rows = read(from, to, mapping.needsHistory());
+    int inputPartitions = rows.getNumPartitions();
+    ShippedConfiguration shipped = new ShippedConfiguration(conf);
+    LongAccumulator rejectedSoFar = sc.sc().longAccumulator("rekey sync rows rejected");
+    JavaPairRDD<byte[], byte[]> mapped =
+        JavaPairRDD.fromJavaRDD(
+            rows.mapPartitionsWithIndex(
+                new SyncMapper(
+                    mapping,
+                    rekey.source().getNameAsString(),
+                    to,
+                    runDir.toString(),
+                    shipped,
+                    rejectedSoFar),
+                true));
+    String description =
+        "rekey sync: window "
+            + number
+            + " ["
+            + Instant.ofEpochMilli(from)
+            + ", "
+            + Instant.ofEpochMilli(to)
+            + ") of "
+            + rekey.source()
+            + " -> "
+            + rekey.target();
+    sc.setJobGroup("rekey-sync", description, false);
+    RejectLimit limit = new RejectLimit(sc, "rekey-sync", rejectedSoFar, rekey.maxRejects());
+    SyncOptions.Write how = options.write();
+    WriteStats written;
+    WriteEngine.Committed committed = null;
+    WriteEngine engine = new WriteEngine(conf, runDir, UUID.randomUUID().toString());
+    WriteEngine.Destination destination = null;
+    try {
+      if (how == SyncOptions.Write.AUTO) {
+        // The window's size decides, so it is mapped once and kept for the write.
+        mapped.persist(StorageLevel.MEMORY_AND_DISK_SER());
+        long cells = mapped.map(t -> (long) ShuffleCell.cellCount(t._1())).fold(0L, Long::sum);
+        how = cells <= AUTO_PUT_CELLS ? SyncOptions.Write.PUTS : SyncOptions.Write.HFILES;
+        LOG.info("rekey sync: window {} has {} cells to write: {}", number, cells, how);
+      }
+      if (how == SyncOptions.Write.PUTS) {
+        written =
+            mapped
+                .mapPartitionsWithIndex(
+                    new PutWriterStage(rekey.target().getNameAsString(), shipped), false)
+                .collect()
+                .stream()
+                .reduce(WriteStats::plus)
+                .orElse(WriteStats.NONE);
+      } else {
+        destination = destination();
+        committed = engine.writeHFiles(mapped, destination);
+        written = committed.written();
+      }
+    } catch (Exception e) { // SparkException is checked, and Spark's Java API throws it unsaid
+      if (!limit.tripped()) {
+        throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
+      }
+      throw tooManyRejects(limit.rejectedSoFar(), how, runDir, e);
+    } finally {
+      limit.close();
+      sc.clearJobGroup();
+      mapped.unpersist(false);
+    }
+    SyncStats stats = counts(runDir, inputPartitions);
+    if (!stats.addsUp() || stats.cellsOut() != written.cellsWritten()) {
+      throw new RekeyException(
+          "the counts of window "
+              + number
+              + " do not add up: "
+              + stats.cellsRead()
+              + " cells read, "
+              + stats.cellsWritten()
+              + " written + "
+              + stats.cellsRejected()
+              + " rejected; "
+              + stats.cellsOut()
+              + " cells made, "
+              + written.cellsWritten()
+              + " written. The watermark was not moved. This is a bug; the run's files are in "
+              + runDir);
+    }
+    if (stats.rowsRejected() > rekey.maxRejects()) {
+      throw tooManyRejects(stats.rowsRejected(), how, runDir, null);
+    }
+    BulkLoader.Stored stored = null;
+    int files = 0;
+    if (committed != null && !committed.ledger().entries().isEmpty()) {
+      files = committed.ledger().entries().size();
+      stored = engine.load(destination, committed.ledger(), written.cellsWritten()).stored();
+      LOG.info("rekey sync: window {}: {}", number, stored.line());
+    }
+    return new SyncResult.Window(
+        from,
+        to,
+        how == SyncOptions.Write.PUTS ? "puts" : "hfiles",
+        stats,
+        written.cellsWritten(),
+        files,
+        stored,
+        seconds(t0));
+  }
+
+  /**
+   * The window's cells: a raw scan (every version, delete markers and the cells they hide) of the
+   * source with the window as its time range, so region servers skip store files entirely older
+   * than the watermark. Rows whose key needs a column arrive whole.
+   */
+  private JavaPairRDD<ImmutableBytesWritable, Result> read(long from, long to, boolean whole) {
+    Scan scan = SourceReader.fullScan(whole ? 0 : rekey.batch(), true);
+    try {
+      scan.setTimeRange(from, to);
+    } catch (IOException e) {
+      throw new RekeyException("cannot read the window " + from + ".." + to, e);
+    }
+    return SourceReader.live(sc, conf, rekey.source(), scan);
+  }
+
+  private RekeyException tooManyRejects(
+      long rejected, SyncOptions.Write how, Path runDir, Exception e) {
+    return new RekeyException(
+        (e == null ? "" : "at least ")
+            + rejected
+            + " rows could not be mapped, more than --max-rejects "
+            + rekey.maxRejects()
+            + (how == SyncOptions.Write.PUTS
+                ? "; other rows of the window may have been written (correct, and written again by"
+                    + " the next sync)"
+                : "; nothing of the window was loaded")
+            + ", and the watermark was not moved. The rows and reasons are in "
+            + RunFiles.rejectsGlob(runDir)
+            + " (first: "
+            + String.join(" | ", RunFiles.rejectExamples(conf, runDir, 1))
+            + "). Fix the key specs, or raise --max-rejects to sync past them (then verify and"
+            + " re-copy those rows)",
+        e);
+  }
+
+  private SyncStats counts(Path runDir, int partitions) {
+    SyncStats total = SyncStats.ZERO;
+    try {
+      for (String line : RunFiles.partitionCounts(conf, runDir, partitions)) {
+        total = total.plus(SyncStats.fromLine(line));
+      }
+    } catch (IOException e) {
+      throw new RekeyException("cannot read the sync's counts in " + runDir, e);
+    }
+    return total;
+  }
+
+  /** The target as the write engine writes it: its families and its regions as they are now. */
+  private WriteEngine.Destination destination() {
+    TableAdmin admin = new TableAdmin(connection);
+    List<FamilySettings> families = new ArrayList<>();
+    for (ColumnFamilyDescriptor f :
+        admin.descriptor(rekey.target(), "target").getColumnFamilies()) {
+      families.add(FamilySettings.of(f));
+    }
+    List<byte[]> starts = admin.regionStartKeys(rekey.target());
+    return new WriteEngine.Destination(
+        rekey.target(),
+        families,
+        starts.subList(1, starts.size()),
+        RegionPartitioner.tasksPerRegion(sc.defaultParallelism(), starts.size()),
+        rekey.maxFileBytes(),
+        false);
+  }
+
+  private Path staging() {
+    return RunFiles.staging(conf, rekey.staging());
+  }
+
+  /** {@code STAGING/TARGET-sync}: one sync of a target at a time (the lock sees to that). */
+  private Path runDir() {
+    return new Path(staging(), rekey.target().getNameAsString().replace(':', '_') + "-sync");
+  }
+
+  private static double seconds(long since) {
+    return Math.round((System.nanoTime() - since) / 1e7) / 100.0;
+  }
+}

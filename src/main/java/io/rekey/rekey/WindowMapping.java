@@ -1,0 +1,220 @@
+package io.rekey.rekey;
+
+import io.rekey.hbase.CellVisibility;
+import io.rekey.keys.ColumnBinding;
+import io.rekey.keys.ColumnValues;
+import io.rekey.keys.KeyMapping;
+import io.rekey.keys.KeyReject;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * Where the changes one source row had in a sync window, {@code [from, to)}, go in the target: the
+ * row-level logic of {@code rekey sync}, plain Java over cells (tested without a cluster).
+ *
+ * <p>When the new key depends on the old key alone, every cell of the window (Puts and every kind
+ * of delete marker, with its timestamp) goes to the row's one new key, and the target hides exactly
+ * what the source hides. When it also depends on a column ({@code ; sender = m:sender}), the row's
+ * key can change in the window: the key the row had at the window's start and the key it has at its
+ * end are worked out from the row's stored history (every version and marker below {@code to}),
+ * read raw. A row whose key changed is written whole under its new key, and each cell it held under
+ * its old key is deleted there, version by version (so nothing that another row writes to that key
+ * at another time is hidden). A row whose key before the window cannot be known any more (the bound
+ * column's older value was compacted away, or the family keeps one version) is rejected with that
+ * reason: the target may still hold it under its old key.
+ */
+public final class WindowMapping implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** The reject reason of a row whose key before the window is no longer known. */
+  public static final String OLD_KEY_UNKNOWN = "OLD_KEY_UNKNOWN";
+
+  private final KeyMapping mapping;
+  private final long from;
+  private final long to;
+  private final boolean keyUsesColumns;
+
+  /**
+   * @param from the window's first timestamp (the watermark)
+   * @param to the window's end, exclusive
+   */
+  public WindowMapping(KeyMapping mapping, long from, long to) {
+    this.mapping = mapping;
+    this.from = from;
+    this.to = to;
+    boolean uses = false;
+    for (ColumnBinding c : mapping.source().columns()) {
+      uses |= mapping.target().inputFields().contains(c.field().name());
+    }
+    this.keyUsesColumns = uses;
+  }
+
+  /** Whether a row's new key depends on its columns: then {@link #map} needs its history. */
+  public boolean needsHistory() {
+    return keyUsesColumns;
+  }
+
+  /** What becomes of one row's window. */
+  public sealed interface Outcome {}
+
+  /** The window's cells, unchanged but for the row, go to {@code key}. */
+  public record Mapped(byte[] key, Cell[] cells) implements Outcome {}
+
+  /**
+   * The row's key changed in the window: {@code wholeRow} (every stored cell below the window's
+   * end, markers included) goes to {@code newKey}, and {@code retired} (a version delete marker for
+   * each cell the target holds under {@code oldKey}) to {@code oldKey}.
+   */
+  public record Moved(byte[] oldKey, byte[] newKey, Cell[] wholeRow, Cell[] retired)
+      implements Outcome {}
+
+  /** The row cannot be written; the reason goes to the rejects file. */
+  public record Rejected(String reason, String detail) implements Outcome {}
+
+  /**
+   * Maps one row.
+   *
+   * @param row the source row key
+   * @param window the row's cells with timestamps in the window, as a raw scan returns them
+   * @param history every stored cell of the row below the window's end, raw, in HBase's order; null
+   *     when {@link #needsHistory()} is false
+   */
+  public Outcome map(byte[] row, Cell[] window, Cell[] history) {
+    if (!keyUsesColumns) {
+      try {
+        return new Mapped(mapping.map(row, ColumnValues.NONE), window);
+      } catch (KeyReject r) {
+        return new Rejected(r.reason().name(), r.detail());
+      }
+    }
+    Key before = keyAt(row, history, from);
+    Key after = keyAt(row, history, to);
+    if (before.key != null && after.key != null) {
+      if (Arrays.equals(before.key, after.key)) {
+        return new Mapped(after.key, window);
+      }
+      return new Moved(before.key, after.key, history, retired(before.key, history));
+    }
+    if (after.key != null) {
+      if (!storedBefore(history)) {
+        return new Mapped(after.key, window); // a row new in this window
+      }
+      return new Rejected(
+          OLD_KEY_UNKNOWN,
+          "the row had cells before the window ["
+              + from
+              + ", "
+              + to
+              + ") but "
+              + boundColumns()
+              + " has no value stored from before it (a family keeping fewer versions, or a"
+              + " compaction, removed it), so the key the target holds it under is unknown. Run"
+              + " verify, then re-copy this row (it now maps to "
+              + Bytes.toStringBinary(after.key)
+              + ")");
+    }
+    if (before.key != null) {
+      // Deleted in the window (or its bound column was): the markers go where the row lives.
+      return new Mapped(before.key, window);
+    }
+    // No key before or after: the row was written and deleted within the window, or never had its
+    // bound columns. Its cells go to the key its newest bound values give, masked or not.
+    Key latest = keyAt(row, history, Long.MAX_VALUE, false);
+    if (latest.key != null) {
+      return new Mapped(latest.key, window);
+    }
+    return new Rejected(after.reject.reason().name(), after.reject.detail());
+  }
+
+  private String boundColumns() {
+    List<String> names = new ArrayList<>();
+    for (ColumnBinding c : mapping.source().columns()) {
+      if (mapping.target().inputFields().contains(c.field().name())) {
+        names.add(c.family() + ":" + c.qualifier());
+      }
+    }
+    return String.join(", ", names);
+  }
+
+  private boolean storedBefore(Cell[] history) {
+    for (Cell c : history) {
+      if (c.getTimestamp() < from) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A version delete marker under {@code oldKey} for every Put the row stored before the window.
+   */
+  private Cell[] retired(byte[] oldKey, Cell[] history) {
+    List<Cell> out = new ArrayList<>();
+    for (Cell c : history) {
+      if (c.getTimestamp() < from && c.getType() == Cell.Type.Put) {
+        out.add(
+            new KeyValue(
+                oldKey,
+                CellUtil.cloneFamily(c),
+                CellUtil.cloneQualifier(c),
+                c.getTimestamp(),
+                KeyValue.Type.Delete));
+      }
+    }
+    return out.toArray(new Cell[0]);
+  }
+
+  /** The new key, or why there is none. */
+  private record Key(byte[] key, KeyReject reject) {}
+
+  private Key keyAt(byte[] row, Cell[] history, long time) {
+    return keyAt(row, history, time, true);
+  }
+
+  /**
+   * The row's new key as of {@code time}: from its bound columns' values visible then (the newest
+   * Put below {@code time} that no marker below {@code time} hides), or with {@code masks} false
+   * the newest Put below {@code time} whatever hides it.
+   */
+  private Key keyAt(byte[] row, Cell[] history, long time, boolean masks) {
+    ColumnValues values =
+        (family, qualifier) ->
+            visible(history, Bytes.toBytes(family), Bytes.toBytes(qualifier), time, masks);
+    try {
+      return new Key(mapping.map(row, values), null);
+    } catch (KeyReject r) {
+      return new Key(null, r);
+    }
+  }
+
+  /** The value of {@code family:qualifier} a read as of {@code time} returns, or null. */
+  static byte[] visible(Cell[] cells, byte[] family, byte[] qualifier, long time, boolean masks) {
+    Cell newest = null;
+    for (Cell c : cells) {
+      if (c.getType() == Cell.Type.Put
+          && c.getTimestamp() < time
+          && CellUtil.matchingColumn(c, family, qualifier)
+          && (newest == null || c.getTimestamp() > newest.getTimestamp())
+          && !(masks && hidden(cells, c, time))) {
+        newest = c;
+      }
+    }
+    return newest == null ? null : CellUtil.cloneValue(newest);
+  }
+
+  /** Whether a marker below {@code time} hides the Put {@code put}. */
+  private static boolean hidden(Cell[] cells, Cell put, long time) {
+    for (Cell m : cells) {
+      if (m.getTimestamp() < time && CellVisibility.hides(m, put)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,492 @@
+package io.rekey.rekey;
+
+import static io.rekey.rekey.RekeyIT.b;
+import static io.rekey.rekey.RekeyIT.connection;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rekey.RekeyException;
+import io.rekey.cli.ExitCode;
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunLockedException;
+import io.rekey.hbase.RunState;
+import io.rekey.keys.KeyMapping;
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.OptionValues;
+import io.rekey.report.RekeyText;
+import io.rekey.testing.CliRun;
+import io.rekey.testing.MiniHBase;
+import io.rekey.testing.SparkLocal;
+import io.rekey.testing.TestTables;
+import io.rekey.verify.VerifyJob;
+import io.rekey.verify.VerifyOptions;
+import io.rekey.verify.VerifyResult;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A live migration on a real mini cluster: {@code rekey} copies a table while a writer keeps
+ * writing and deleting, {@code rekey sync} catches the copy up window by window, and {@code sync
+ * --final} proves the target holds what the source holds, normal and raw, cell for cell.
+ */
+class SyncIT extends OnMiniCluster {
+  static final String STATE = "sync_state";
+  static final String SOURCE_KEY = "text: ts:long + '_' + user + '_' + order";
+  static final String SALTED = "salt(4, user) + user + reverse_ts(ts) + order";
+  static final String BOUND_SOURCE = "text: ts:long + '_' + order ; sender = m:sender";
+  static final String BY_SENDER = "sender + reverse_ts(ts) + order";
+  static final long LAG_MILLIS = 2_000;
+  static final String PURGE_DELETES = "hbase.hstore.time.to.purge.deletes";
+
+  static OptionValues values(
+      String source, String target, String sourceKey, String targetKey, String... more) {
+    OptionValues v =
+        OptionValues.empty()
+            .with("source", source)
+            .with("target", target)
+            .with("source-key", sourceKey)
+            .with("target-key", targetKey)
+            .with("state-table", STATE)
+            .with("safety-lag", String.valueOf(LAG_MILLIS / 1000))
+            .with("allow-short-lag", "true");
+    for (int i = 0; i < more.length; i += 2) {
+      v = v.with(more[i], more[i + 1]);
+    }
+    return v;
+  }
+
+  static RekeyResult rekey(OptionValues v) {
+    RekeyOptions options = RekeyOptions.from(v.validate(RekeyOptions.declared()));
+    return RekeyIT.job(options).execute();
+  }
+
+  static SyncResult sync(OptionValues v) {
+    SyncOptions options = SyncOptions.from(v.validate(SyncOptions.declared()));
+    return new SyncJob(SparkLocal.context(), connection, RekeyIT.conf, options).execute();
+  }
+
+  static long watermark(String target) {
+    return new RunState(connection, TableName.valueOf(STATE), TableName.valueOf(target))
+        .watermark()
+        .getAsLong();
+  }
+
+  static VerifyResult verify(
+      String source, String target, String sourceKey, String targetKey, boolean raw) {
+    VerifyOptions options =
+        new VerifyOptions(
+            TableName.valueOf(source),
+            TableName.valueOf(target),
+            RekeyOptions.mapping(sourceKey, targetKey),
+            false,
+            1000,
+            raw,
+            null);
+    return VerifyJob.tables(
+        SparkLocal.context(),
+        connection,
+        RekeyIT.conf,
+        options,
+        RunFiles.staging(RekeyIT.conf, null));
+  }
+
+  /**
+   * A table of {@code rows} rows {@code ts_userN_oN}, d (3 versions) and m, written an hour ago.
+   */
+  static TableName orders(String name, int rows) throws Exception {
+    TableName t = TableName.valueOf(name);
+    // Delete markers kept for an hour after a major compaction (HBase purges them at once by
+    // default), so the raw comparison sees them on both sides; the target copies the setting.
+    TestTables.create(
+        t,
+        ColumnFamilyDescriptorBuilder.newBuilder(b("d"))
+            .setMaxVersions(3)
+            .setConfiguration(PURGE_DELETES, "3600000")
+            .build(),
+        ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
+            .setConfiguration(PURGE_DELETES, "3600000")
+            .build());
+    long t0 = System.currentTimeMillis() - 3_600_000;
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < rows; i++) {
+      long ts = t0 + i;
+      Put p = new Put(b(ts + "_user" + (i % 7) + "_o" + i));
+      p.addColumn(b("d"), b("v"), ts, b("v" + i));
+      p.addColumn(b("d"), b("v"), ts + 1, b("v" + i + "'"));
+      p.addColumn(b("d"), b("w"), ts, b("w" + i));
+      p.addColumn(b("m"), b("note"), ts, b("n" + i));
+      puts.add(p);
+    }
+    TestTables.put(t, puts);
+    return t;
+  }
+
+  /** The kinds of change the writer makes. */
+  enum Change {
+    NEW_ROW,
+    NEW_VERSION,
+    DELETE_ROW,
+    DELETE_FAMILY,
+    DELETE_COLUMN,
+    DELETE_VERSION,
+    DELETE_FAMILY_VERSION
+  }
+
+  /**
+   * Writes to {@code table} until stopped: new rows, new versions, and every kind of delete, on
+   * rows of the copy and on its own. Cell times are its own clock (never twice the same), and a
+   * delete of one version only names a version written within the safety lag: a version older than
+   * the watermark is what no time window can see (the README says so).
+   */
+  static final class Writer extends Thread {
+    final TableName table;
+    final AtomicBoolean stop = new AtomicBoolean();
+    final AtomicLong last = new AtomicLong();
+    final EnumSet<Change> made = EnumSet.noneOf(Change.class);
+    final List<String> existing;
+    final ArrayDeque<long[]> recent = new ArrayDeque<>();
+    final List<String> recentRows = new ArrayList<>();
+    volatile Exception failure;
+    int changes;
+
+    Writer(TableName table, List<String> existing) {
+      this.table = table;
+      this.existing = existing;
+      setDaemon(true);
+    }
+
+    long now() {
+      return last.updateAndGet(l -> Math.max(l + 1, System.currentTimeMillis()));
+    }
+
+    @Override
+    public void run() {
+      SplittableRandom random = new SplittableRandom(42);
+      try (Table t = connection.getTable(table)) {
+        int n = 0;
+        while (!stop.get()) {
+          Change change = Change.values()[random.nextInt(Change.values().length)];
+          String row = existing.get(random.nextInt(existing.size()));
+          long ts = now();
+          switch (change) {
+            case NEW_ROW -> {
+              String fresh = ts + "_user" + random.nextInt(7) + "_w" + n++;
+              t.put(
+                  new Put(b(fresh))
+                      .addColumn(b("d"), b("v"), ts, b("new" + n))
+                      .addColumn(b("m"), b("note"), ts, b("note" + n)));
+              synchronized (recent) {
+                recent.add(new long[] {ts, recentRows.size()});
+                recentRows.add(fresh);
+              }
+            }
+            case NEW_VERSION -> {
+              t.put(new Put(b(row)).addColumn(b("d"), b("v"), ts, b("again" + ts)));
+              synchronized (recent) {
+                recent.add(new long[] {ts, recentRows.size()});
+                recentRows.add(row);
+              }
+            }
+            case DELETE_ROW -> t.delete(new Delete(b(row), ts));
+            case DELETE_FAMILY -> t.delete(new Delete(b(row)).addFamily(b("m"), ts));
+            case DELETE_COLUMN -> t.delete(new Delete(b(row)).addColumns(b("d"), b("w"), ts));
+            case DELETE_VERSION, DELETE_FAMILY_VERSION -> {
+              long[] pick = recentVersion(ts);
+              if (pick == null) {
+                continue;
+              }
+              byte[] r = b(recentRows.get((int) pick[1]));
+              t.delete(
+                  change == Change.DELETE_VERSION
+                      ? new Delete(r).addColumn(b("d"), b("v"), pick[0])
+                      : new Delete(r).addFamilyVersion(b("d"), pick[0]));
+            }
+          }
+          made.add(change);
+          changes++;
+          Thread.sleep(3);
+        }
+      } catch (Exception e) {
+        failure = e;
+      }
+    }
+
+    /** A version written less than half the safety lag ago, or null. */
+    private long[] recentVersion(long now) {
+      synchronized (recent) {
+        while (!recent.isEmpty() && recent.peek()[0] < now - LAG_MILLIS / 2) {
+          recent.poll();
+        }
+        return recent.isEmpty() ? null : recent.poll();
+      }
+    }
+
+    long halt() throws Exception {
+      stop.set(true);
+      join(10_000);
+      if (failure != null) {
+        throw failure;
+      }
+      return last.get();
+    }
+  }
+
+  @Test
+  void aLiveTableMigratesWhileAWriterPutsAndDeletesThroughTheCopyAndTwoSyncs() throws Exception {
+    TableName source = orders("sync_live_src", 3_000);
+    List<String> existing = new ArrayList<>();
+    for (String cell : TestTables.cells(source)) {
+      String row = cell.substring(0, cell.indexOf('/'));
+      if (existing.isEmpty() || !existing.get(existing.size() - 1).equals(row)) {
+        existing.add(row);
+      }
+    }
+    Writer writer = new Writer(source, existing);
+    writer.start();
+    OptionValues v = values("sync_live_src", "sync_live_dst", SOURCE_KEY, SALTED, "raw", "true");
+    RekeyResult copy = rekey(v);
+    assertThat(copy.verify()).isNotNull();
+    long first = watermark("sync_live_dst");
+    assertThat(first).isEqualTo(copy.syncWatermark()).isLessThan(System.currentTimeMillis());
+
+    Thread.sleep(1_500);
+    SyncResult one = sync(v.with("write", "puts"));
+    Thread.sleep(1_500);
+    SyncResult two = sync(v.with("write", "hfiles"));
+    long stoppedAt = writer.halt() + 1;
+    assertThat(writer.made).containsExactlyInAnyOrder(Change.values());
+
+    assertThat(one.windowFrom()).isEqualTo(first);
+    assertThat(two.windowFrom()).isEqualTo(one.watermarkAfter());
+    assertThat(one.totals().cellsRead()).isPositive();
+    assertThat(one.totals().deletesRead()).isPositive();
+    assertThat(one.windows()).extracting(SyncResult.Window::write).containsOnly("puts");
+    assertThat(two.windows()).extracting(SyncResult.Window::write).containsOnly("hfiles");
+    for (SyncResult r : List.of(one, two)) {
+      assertThat(r.totals().addsUp()).isTrue();
+      assertThat(r.totals().rowsRejected()).isZero();
+    }
+    assertThat(two.windows().get(0).stored().proven()).isTrue();
+
+    // Writers stopped: wait out the safety lag, then the last window and the verify.
+    Thread.sleep(Math.max(0, stoppedAt + LAG_MILLIS + 200 - System.currentTimeMillis()));
+    SyncResult last =
+        sync(v.with("final", "true").with("writes-stopped-at", String.valueOf(stoppedAt)));
+    assertThat(last.windowTo()).isEqualTo(stoppedAt);
+    assertThat(last.verify().matches()).as(text(last)).isTrue();
+    assertThat(watermark("sync_live_dst")).isEqualTo(stoppedAt);
+
+    KeyMapping mapping = KeyMapping.parse(SOURCE_KEY, SALTED);
+    TableName target = TableName.valueOf("sync_live_dst");
+    // Cell for cell, every version and timestamp: what reads see, and every delete marker. (A
+    // raw read also returns cells that markers hide and versions past the family's limit, until a
+    // flush or compaction drops them, which each table does at its own times.)
+    assertThat(RekeyIT.actual(target)).isEqualTo(RekeyIT.expected(source, mapping));
+    assertThat(markers(target, null)).isEqualTo(markers(source, mapping)).isNotEmpty();
+    assertThat(verify("sync_live_src", "sync_live_dst", SOURCE_KEY, SALTED, false).matches())
+        .isTrue();
+    assertThat(verify("sync_live_src", "sync_live_dst", SOURCE_KEY, SALTED, true).matches())
+        .isTrue();
+  }
+
+  /** The delete markers a raw read returns, mapped or not. */
+  static List<String> markers(TableName table, KeyMapping mapping) throws Exception {
+    List<String> out = new ArrayList<>(RekeyIT.rawCells(table, mapping));
+    out.removeIf(line -> line.endsWith("/Put"));
+    return out;
+  }
+
+  private static String text(SyncResult r) {
+    return RekeyText.sync(r);
+  }
+
+  /** Messages {@code ts_oN} whose key in the target starts with m:sender. */
+  static TableName messages(String name, int versions) throws Exception {
+    TableName t = TableName.valueOf(name);
+    TestTables.create(
+        t, ColumnFamilyDescriptorBuilder.newBuilder(b("m")).setMaxVersions(versions).build());
+    long t0 = System.currentTimeMillis() - 3_600_000;
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      puts.add(
+          new Put(b((t0 + i) + "_o" + i))
+              .addColumn(b("m"), b("sender"), t0 + i, b("user" + (i % 3)))
+              .addColumn(b("m"), b("body"), t0 + i, b("body " + i)));
+    }
+    TestTables.put(t, puts);
+    return t;
+  }
+
+  static String row(TableName t, int i) throws Exception {
+    for (String cell : TestTables.cells(t)) {
+      if (cell.contains("_o" + i + "/")) {
+        return cell.substring(0, cell.indexOf('/'));
+      }
+    }
+    throw new AssertionError("no row o" + i);
+  }
+
+  @Test
+  void aRowWhoseBoundColumnChangesMovesToItsNewKeyAndLeavesNothingUnderTheOld() throws Exception {
+    TableName source = messages("sync_bound_src", 3);
+    OptionValues v = values("sync_bound_src", "sync_bound_dst", BOUND_SOURCE, BY_SENDER);
+    rekey(v);
+    String moved = row(source, 4);
+    String deleted = row(source, 5);
+    long now = System.currentTimeMillis();
+    try (Table t = connection.getTable(source)) {
+      t.put(new Put(b(moved)).addColumn(b("m"), b("sender"), now, b("zed")));
+      t.delete(new Delete(b(deleted), now));
+      t.put(
+          new Put(b((now - 7) + "_o99"))
+              .addColumn(b("m"), b("sender"), now, b("user1"))
+              .addColumn(b("m"), b("body"), now, b("a new one")));
+    }
+    Thread.sleep(LAG_MILLIS + 300);
+    SyncResult r = sync(v);
+    assertThat(r.totals().rowsRead()).isEqualTo(3);
+    assertThat(r.totals().rowsMoved()).isEqualTo(1);
+    // The moved row: both its cells (and the old sender) under the new key, one retiring marker
+    // per cell under the old one.
+    assertThat(r.totals().cellsMoved()).isEqualTo(3);
+    assertThat(r.totals().cellsRetired()).isEqualTo(2);
+    assertThat(r.totals().deletesRead()).isEqualTo(1);
+    assertThat(r.totals().addsUp()).isTrue();
+
+    TableName target = TableName.valueOf("sync_bound_dst");
+    List<String> cells = TestTables.cells(target);
+    assertThat(cells).anyMatch(c -> c.startsWith("zed") && c.contains("m:body/"));
+    assertThat(cells)
+        .noneMatch(c -> c.contains("_o4") && !c.startsWith("zed"))
+        .noneMatch(c -> c.contains("body 5"))
+        .anyMatch(c -> c.contains("a new one"));
+    assertThat(verify("sync_bound_src", "sync_bound_dst", BOUND_SOURCE, BY_SENDER, false).matches())
+        .isTrue();
+  }
+
+  @Test
+  void aRowWhoseOldKeyIsNoLongerStoredIsRejectedCountedAndBlocksTheWatermarkUnlessAllowed()
+      throws Exception {
+    TableName source = messages("sync_v1_src", 1);
+    OptionValues v = values("sync_v1_src", "sync_v1_dst", BOUND_SOURCE, BY_SENDER);
+    rekey(v);
+    long before = watermark("sync_v1_dst");
+    String moved = row(source, 7);
+    try (Table t = connection.getTable(source)) {
+      t.put(new Put(b(moved)).addColumn(b("m"), b("sender"), b("zed")));
+    }
+    // VERSIONS 1: once flushed and compacted, the old sender is gone from the store.
+    MiniHBase.util().flush(source);
+    MiniHBase.util().compact(source, true);
+    Thread.sleep(LAG_MILLIS + 300);
+    assertThatThrownBy(() -> sync(v))
+        .isInstanceOf(RekeyException.class)
+        .hasMessageContaining("1 rows could not be mapped, more than --max-rejects 0")
+        .hasMessageContaining("OLD_KEY_UNKNOWN")
+        .hasMessageContaining("the watermark was not moved");
+    assertThat(watermark("sync_v1_dst")).isEqualTo(before);
+
+    SyncResult r = sync(v.with("max-rejects", "5"));
+    assertThat(r.totals().rowsRejected()).isEqualTo(1);
+    assertThat(r.totals().cellsRejected()).isEqualTo(1);
+    assertThat(r.totals().addsUp()).isTrue();
+    assertThat(r.rejectExamples()).singleElement().asString().contains("OLD_KEY_UNKNOWN");
+    assertThat(text(r)).contains("rows rejected  1 (reasons in");
+    assertThat(watermark("sync_v1_dst")).isGreaterThan(before);
+  }
+
+  @Test
+  void aWindowRunAgainWritesNothingNewAndAConcurrentSyncIsRefused() throws Exception {
+    orders("sync_again_src", 300);
+    OptionValues v = values("sync_again_src", "sync_again_dst", SOURCE_KEY, SALTED, "raw", "true");
+    rekey(v);
+    long from = watermark("sync_again_dst");
+    try (Table t = connection.getTable(TableName.valueOf("sync_again_src"))) {
+      long now = System.currentTimeMillis();
+      t.put(new Put(b(now + "_user1_x")).addColumn(b("d"), b("v"), now, b("x")));
+      t.delete(new Delete(b(row(TableName.valueOf("sync_again_src"), 3)), now));
+    }
+    Thread.sleep(LAG_MILLIS + 300);
+    SyncResult first = sync(v);
+    TableName target = TableName.valueOf("sync_again_dst");
+    List<String> raw = RekeyIT.rawCells(target, null);
+    // The same window again, from the same watermark to the same end: the same cells.
+    new RunState(connection, TableName.valueOf(STATE), target).moveWatermark(from);
+    SyncResult again = sync(v.with("until", String.valueOf(first.windowTo())));
+    assertThat(again.totals()).isEqualTo(first.totals());
+    assertThat(RekeyIT.rawCells(target, null)).isEqualTo(raw);
+
+    // Another run holds the target's lock: the sync is refused, the CLI exits 3.
+    try (RunLock held =
+        RunLock.take(connection, TableName.valueOf(STATE), target, "a test", null, false)) {
+      assertThatThrownBy(() -> sync(v)).isInstanceOf(RunLockedException.class);
+      CliRun cli =
+          CliRun.of(
+              "rekey",
+              "sync",
+              "--source",
+              "sync_again_src",
+              "--target",
+              "sync_again_dst",
+              "--source-key",
+              SOURCE_KEY,
+              "--target-key",
+              SALTED,
+              "--state-table",
+              STATE,
+              "--safety-lag",
+              "2",
+              "--allow-short-lag",
+              "--zk",
+              MiniHBase.zkQuorum());
+      assertThat(cli.exit()).as(cli.toString()).isEqualTo(ExitCode.BUSY);
+      assertThat(cli.err()).contains("a test");
+    }
+  }
+
+  @Test
+  void windowEndsPastTheLagAndSyncsWithoutACopyAreRefusedWithOneLine() throws Exception {
+    long future = System.currentTimeMillis() + 60_000;
+    assertThatThrownBy(
+            () ->
+                SyncOptions.from(
+                    values("a", "b", SOURCE_KEY, SALTED, "until", String.valueOf(future))
+                        .validate(SyncOptions.declared())))
+        .isInstanceOf(InvalidOptionException.class)
+        .hasMessageContaining("--until")
+        .hasMessageContaining("is later than now minus the safety lag");
+    assertThatThrownBy(
+            () ->
+                SyncOptions.from(
+                    values("a", "b", SOURCE_KEY, SALTED, "writes-stopped-at", "1000")
+                        .validate(SyncOptions.declared())))
+        .isInstanceOf(InvalidOptionException.class)
+        .hasMessageContaining("only goes with --final");
+    orders("sync_none_src", 10);
+    TestTables.create(
+        TableName.valueOf("sync_none_dst"),
+        ColumnFamilyDescriptorBuilder.of("d"),
+        ColumnFamilyDescriptorBuilder.of("m"));
+    assertThatThrownBy(() -> sync(values("sync_none_src", "sync_none_dst", SOURCE_KEY, SALTED)))
+        .isInstanceOf(RekeyException.class)
+        .hasMessageContaining("there is no sync watermark for sync_none_dst")
+        .hasMessageContaining("Run 'rekey' with the same options first");
+    // The history keeps the failed run.
+    List<String> history =
+        new RunState(connection, TableName.valueOf(STATE), TableName.valueOf("sync_none_dst"))
+            .history(5);
+    assertThat(history).singleElement().asString().contains("\"outcome\":\"failed\"");
+  }
+}

@@ -1,0 +1,198 @@
+package io.rekey.rekey;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rekey.keys.ColumnValues;
+import io.rekey.keys.KeyMapping;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+
+/** The row-level logic of a sync window, without a cluster. */
+class WindowMappingTest {
+  static final String SOURCE = "text: ts:long + '_' + msgid";
+  static final String BOUND = SOURCE + " ; sender = m:sender";
+  static final long FROM = 1_000;
+  static final long TO = 2_000;
+  static final byte[] ROW = b("500_m1");
+
+  static byte[] b(String s) {
+    return Bytes.toBytes(s);
+  }
+
+  static KeyValue put(String qualifier, long ts, String value) {
+    return new KeyValue(ROW, b("m"), b(qualifier), ts, KeyValue.Type.Put, b(value));
+  }
+
+  static KeyValue marker(String qualifier, long ts, KeyValue.Type type) {
+    return new KeyValue(ROW, b("m"), qualifier == null ? null : b(qualifier), ts, type);
+  }
+
+  /** Cells in HBase's order, as a scan returns them. */
+  static Cell[] row(Cell... cells) {
+    Cell[] sorted = cells.clone();
+    Arrays.sort(sorted, CellComparator.getInstance());
+    return sorted;
+  }
+
+  static Cell[] within(Cell[] cells, long from, long to) {
+    List<Cell> out = new ArrayList<>();
+    for (Cell c : cells) {
+      if (c.getTimestamp() >= from && c.getTimestamp() < to) {
+        out.add(c);
+      }
+    }
+    return out.toArray(new Cell[0]);
+  }
+
+  static byte[] key(KeyMapping m, String sender) throws Exception {
+    ColumnValues v = (f, q) -> f.equals("m") && q.equals("sender") ? b(sender) : null;
+    return m.map(ROW, v);
+  }
+
+  @Test
+  void aKeyOfTheOldKeyAloneTakesEveryCellAndMarkerOfTheWindowUnchanged() throws Exception {
+    KeyMapping m = KeyMapping.parse(SOURCE, "salt(4) + msgid + reverse_ts(ts)");
+    WindowMapping w = new WindowMapping(m, FROM, TO);
+    assertThat(w.needsHistory()).isFalse();
+    Cell[] window =
+        row(
+            put("body", 1_500, "hi"),
+            marker(null, 1_600, KeyValue.Type.DeleteFamily),
+            marker("body", 1_400, KeyValue.Type.DeleteColumn),
+            marker("subject", 1_300, KeyValue.Type.Delete),
+            marker(null, 1_200, KeyValue.Type.DeleteFamilyVersion));
+    WindowMapping.Outcome o = w.map(ROW, window, null);
+    assertThat(o).isInstanceOf(WindowMapping.Mapped.class);
+    WindowMapping.Mapped mapped = (WindowMapping.Mapped) o;
+    assertThat(mapped.key()).isEqualTo(m.map(ROW, ColumnValues.NONE));
+    assertThat(mapped.cells()).isSameAs(window);
+  }
+
+  @Test
+  void aRowWhoseOldKeyDoesNotParseIsRejectedWithTheLayoutsReason() throws Exception {
+    WindowMapping w = new WindowMapping(KeyMapping.parse(SOURCE, "salt(4) + msgid"), FROM, TO);
+    WindowMapping.Outcome o = w.map(b("nounderscore"), row(put("body", 1_500, "x")), null);
+    assertThat(o).isInstanceOf(WindowMapping.Rejected.class);
+    assertThat(((WindowMapping.Rejected) o).reason()).isEqualTo("SOURCE_MISMATCH");
+  }
+
+  @Test
+  void anUnchangedBoundColumnKeepsTheRowWhereItIs() throws Exception {
+    KeyMapping m = KeyMapping.parse(BOUND, "sender + reverse_ts(ts) + msgid");
+    WindowMapping w = new WindowMapping(m, FROM, TO);
+    assertThat(w.needsHistory()).isTrue();
+    Cell[] history = row(put("sender", 500, "ann"), put("body", 500, "a"), put("body", 1_500, "b"));
+    WindowMapping.Outcome o = w.map(ROW, within(history, FROM, TO), history);
+    assertThat(o).isInstanceOf(WindowMapping.Mapped.class);
+    assertThat(((WindowMapping.Mapped) o).key()).isEqualTo(key(m, "ann"));
+    assertThat(((WindowMapping.Mapped) o).cells()).hasSize(1);
+  }
+
+  @Test
+  void aChangedBoundColumnMovesTheWholeRowAndRetiresEachOldCellVersionByVersion() throws Exception {
+    KeyMapping m = KeyMapping.parse(BOUND, "sender + reverse_ts(ts) + msgid");
+    WindowMapping w = new WindowMapping(m, FROM, TO);
+    Cell[] history =
+        row(
+            put("sender", 500, "ann"),
+            put("body", 400, "old body"),
+            put("body", 500, "a"),
+            marker("subject", 600, KeyValue.Type.DeleteColumn),
+            put("sender", 1_500, "bob"));
+    WindowMapping.Outcome o = w.map(ROW, within(history, FROM, TO), history);
+    assertThat(o).isInstanceOf(WindowMapping.Moved.class);
+    WindowMapping.Moved moved = (WindowMapping.Moved) o;
+    assertThat(moved.oldKey()).isEqualTo(key(m, "ann"));
+    assertThat(moved.newKey()).isEqualTo(key(m, "bob"));
+    assertThat(moved.wholeRow()).isSameAs(history);
+    // One version delete per Put stored before the window; the source's own marker is not one.
+    List<String> retired = new ArrayList<>();
+    for (Cell c : moved.retired()) {
+      assertThat(CellUtil.cloneRow(c)).isEqualTo(moved.oldKey());
+      retired.add(
+          Bytes.toString(CellUtil.cloneQualifier(c)) + "@" + c.getTimestamp() + " " + c.getType());
+    }
+    assertThat(retired)
+        .containsExactlyInAnyOrder("sender@500 Delete", "body@500 Delete", "body@400 Delete");
+  }
+
+  @Test
+  void aRowDeletedInTheWindowTakesItsMarkersToTheKeyItHadBefore() throws Exception {
+    KeyMapping m = KeyMapping.parse(BOUND, "sender + reverse_ts(ts) + msgid");
+    WindowMapping w = new WindowMapping(m, FROM, TO);
+    Cell[] history =
+        row(
+            put("sender", 500, "ann"),
+            put("body", 500, "a"),
+            marker(null, 1_500, KeyValue.Type.DeleteFamily));
+    WindowMapping.Outcome o = w.map(ROW, within(history, FROM, TO), history);
+    assertThat(o).isInstanceOf(WindowMapping.Mapped.class);
+    assertThat(((WindowMapping.Mapped) o).key()).isEqualTo(key(m, "ann"));
+  }
+
+  @Test
+  void aRowNewInTheWindowGoesToItsKeyAndOneWrittenAndDeletedThereToo() throws Exception {
+    KeyMapping m = KeyMapping.parse(BOUND, "sender + reverse_ts(ts) + msgid");
+    WindowMapping w = new WindowMapping(m, FROM, TO);
+    Cell[] fresh = row(put("sender", 1_200, "cat"), put("body", 1_200, "c"));
+    assertThat(((WindowMapping.Mapped) w.map(ROW, fresh, fresh)).key()).isEqualTo(key(m, "cat"));
+    Cell[] gone =
+        row(
+            put("sender", 1_200, "dan"),
+            put("body", 1_200, "d"),
+            marker(null, 1_300, KeyValue.Type.DeleteFamily));
+    assertThat(((WindowMapping.Mapped) w.map(ROW, gone, gone)).key()).isEqualTo(key(m, "dan"));
+  }
+
+  @Test
+  void aRowWhoseOldBoundValueIsNoLongerStoredIsRejectedWithTheReasonAndWhereItNowMaps()
+      throws Exception {
+    KeyMapping m = KeyMapping.parse(BOUND, "sender + reverse_ts(ts) + msgid");
+    WindowMapping w = new WindowMapping(m, FROM, TO);
+    // VERSIONS 1, compacted: only the new sender is left, next to a body from before the window.
+    Cell[] history = row(put("body", 500, "a"), put("sender", 1_500, "bob"));
+    WindowMapping.Outcome o = w.map(ROW, within(history, FROM, TO), history);
+    assertThat(o).isInstanceOf(WindowMapping.Rejected.class);
+    WindowMapping.Rejected r = (WindowMapping.Rejected) o;
+    assertThat(r.reason()).isEqualTo(WindowMapping.OLD_KEY_UNKNOWN);
+    assertThat(r.detail())
+        .contains("m:sender has no value stored from before it", "Run verify, then re-copy");
+  }
+
+  @Test
+  void visibilityFollowsEachKindOfMarkerBelowTheTime() {
+    byte[] m = b("m");
+    byte[] q = b("sender");
+    Cell[] versions =
+        row(put("sender", 100, "a"), put("sender", 200, "b"), put("sender", 300, "c"));
+    assertThat(WindowMapping.visible(versions, m, q, 1_000, true)).isEqualTo(b("c"));
+    assertThat(WindowMapping.visible(versions, m, q, 300, true)).isEqualTo(b("b"));
+    assertThat(WindowMapping.visible(versions, m, q, 100, true)).isNull();
+    Cell[] versionDeleted = row(append(versions, marker("sender", 300, KeyValue.Type.Delete)));
+    assertThat(WindowMapping.visible(versionDeleted, m, q, 1_000, true)).isEqualTo(b("b"));
+    assertThat(WindowMapping.visible(versionDeleted, m, q, 1_000, false)).isEqualTo(b("c"));
+    Cell[] columnDeleted = row(append(versions, marker("sender", 250, KeyValue.Type.DeleteColumn)));
+    assertThat(WindowMapping.visible(columnDeleted, m, q, 1_000, true)).isEqualTo(b("c"));
+    assertThat(WindowMapping.visible(columnDeleted, m, q, 300, true)).isNull();
+    Cell[] familyVersion =
+        row(append(versions, marker(null, 300, KeyValue.Type.DeleteFamilyVersion)));
+    assertThat(WindowMapping.visible(familyVersion, m, q, 1_000, true)).isEqualTo(b("b"));
+    Cell[] family = row(append(versions, marker(null, 350, KeyValue.Type.DeleteFamily)));
+    assertThat(WindowMapping.visible(family, m, q, 1_000, true)).isNull();
+    // A marker at or after the time does not count yet.
+    assertThat(WindowMapping.visible(family, m, q, 350, true)).isEqualTo(b("c"));
+  }
+
+  private static Cell[] append(Cell[] cells, Cell more) {
+    Cell[] out = Arrays.copyOf(cells, cells.length + 1);
+    out[cells.length] = more;
+    return out;
+  }
+}
