@@ -15,6 +15,7 @@ import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -69,7 +70,8 @@ public final class GenerateJob {
             options.seed(),
             options.senders(),
             options.startMillis(),
-            options.multiVersionPercent());
+            options.multiVersionPercent(),
+            options.intervalMillis());
     Map<String, Long> bySender = new HashMap<>();
     long cells = 0;
     long bytes = 0;
@@ -125,7 +127,30 @@ public final class GenerateJob {
         top,
         created,
         false,
+        deleteFirstRows(name, options.deleteRows()),
         (System.nanoTime() - started) / 1e9);
+  }
+
+  /** Deletes the first {@code n} rows of {@code name} in key order, stamped now. */
+  private long deleteFirstRows(TableName name, long n) throws IOException {
+    if (n == 0) {
+      return 0;
+    }
+    long deleted = 0;
+    try (Table t = connection.getTable(name);
+        ResultScanner s =
+            t.getScanner(
+                new Scan()
+                    .setFilter(new FirstKeyOnlyFilter())
+                    .setLimit((int) Math.min(n, Integer.MAX_VALUE)));
+        BufferedMutator mutator = connection.getBufferedMutator(name)) {
+      for (Result r : s) {
+        mutator.mutate(new Delete(r.getRow()));
+        deleted++;
+      }
+    }
+    LOG.info("generate: deleted the first {} rows of {}", deleted, name);
+    return deleted;
   }
 
   private boolean createIfMissing(TableName name) throws IOException {

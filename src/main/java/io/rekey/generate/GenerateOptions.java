@@ -19,6 +19,8 @@ import org.apache.hadoop.hbase.TableName;
  * @param startMillis the first message's time
  * @param multiVersionPercent the share of rows with 2–3 versions of {@code m:read}
  * @param ifNonEmpty what to do when the table already holds rows
+ * @param intervalMillis the mean time between two messages
+ * @param deleteRows rows of the table to delete after writing (the first in key order), stamped now
  */
 public record GenerateOptions(
     TableName table,
@@ -27,7 +29,9 @@ public record GenerateOptions(
     int senders,
     long startMillis,
     int multiVersionPercent,
-    IfNonEmpty ifNonEmpty) {
+    IfNonEmpty ifNonEmpty,
+    int intervalMillis,
+    long deleteRows) {
   /** What {@code generate} does with a table that already holds rows. */
   public enum IfNonEmpty {
     /** Stop with an error: the default, so data sets are never mixed by accident. */
@@ -56,7 +60,7 @@ public record GenerateOptions(
       OptionDef.text(
               "start-time",
               "INSTANT",
-              "time of the first message, ISO-8601 (2026-01-01T00:00:00Z) or epoch millis")
+              "time of the first message, ISO-8601 (2026-01-01T00:00:00Z), epoch millis, or now")
           .withDefault("2026-01-01T00:00:00Z");
   public static final OptionDef<Long> MULTI_VERSION_PERCENT =
       OptionDef.number(
@@ -69,9 +73,31 @@ public record GenerateOptions(
           IfNonEmpty.class,
           IfNonEmpty.FAIL);
 
+  public static final OptionDef<Long> INTERVAL_MILLIS =
+      OptionDef.number("interval-millis", "MS", "mean time between two messages", 1, 86_400_000)
+          .withDefault(1000L);
+  public static final OptionDef<Long> DELETE_ROWS =
+      OptionDef.number(
+              "delete-rows",
+              "N",
+              "then delete the table's first N messages (whole rows, stamped now), as a live"
+                  + " table sees deletes: changes for 'rekey sync' to carry",
+              0,
+              1_000_000_000L)
+          .withDefault(0L);
+
   /** Every option of {@code generate}, in usage order. */
   public static List<OptionDef<?>> declared() {
-    return List.of(TABLE, ROWS, SEED, SENDERS, START_TIME, MULTI_VERSION_PERCENT, IF_NONEMPTY);
+    return List.of(
+        TABLE,
+        ROWS,
+        SEED,
+        SENDERS,
+        START_TIME,
+        MULTI_VERSION_PERCENT,
+        IF_NONEMPTY,
+        INTERVAL_MILLIS,
+        DELETE_ROWS);
   }
 
   /** Builds and checks the options from validated values. */
@@ -83,11 +109,16 @@ public record GenerateOptions(
         values.get(SENDERS).intValue(),
         parseInstant(values.get(START_TIME)),
         values.get(MULTI_VERSION_PERCENT).intValue(),
-        values.get(IF_NONEMPTY));
+        values.get(IF_NONEMPTY),
+        values.get(INTERVAL_MILLIS).intValue(),
+        values.get(DELETE_ROWS));
   }
 
   private static long parseInstant(String raw) {
     String text = raw.trim();
+    if (text.equals("now")) {
+      return System.currentTimeMillis();
+    }
     if (text.matches("\\d{1,15}")) {
       return Long.parseLong(text);
     }

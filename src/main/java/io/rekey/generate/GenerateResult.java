@@ -9,6 +9,7 @@ import java.util.List;
  * @param createdTable whether the table was created by this run
  * @param skippedNonEmpty nothing was written because the table held rows ({@code --if-nonempty
  *     skip})
+ * @param rowsDeleted rows deleted after writing ({@code --delete-rows})
  */
 public record GenerateResult(
     String table,
@@ -22,6 +23,7 @@ public record GenerateResult(
     List<SenderCount> topSenders,
     boolean createdTable,
     boolean skippedNonEmpty,
+    long rowsDeleted,
     double seconds) {
   public GenerateResult {
     topSenders = List.copyOf(topSenders);
@@ -29,7 +31,7 @@ public record GenerateResult(
 
   /** The result of a run that wrote nothing because the table already held rows. */
   public static GenerateResult skipped(String table, double seconds) {
-    return new GenerateResult(table, 0, 0, 0, null, null, 0, 0, List.of(), false, true, seconds);
+    return new GenerateResult(table, 0, 0, 0, null, null, 0, 0, List.of(), false, true, 0, seconds);
   }
 
   /** A sender and how many messages it sent. */

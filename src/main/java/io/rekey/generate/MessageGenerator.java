@@ -25,6 +25,7 @@ public final class MessageGenerator {
   private final SplittableRandom random;
   private final double[] senderCdf;
   private final long startMillis;
+  private final int intervalMillis;
   private final int multiVersionPercent;
   private long index;
   private long lastMillis;
@@ -36,6 +37,14 @@ public final class MessageGenerator {
    * @param multiVersionPercent the share of rows (0–100) with 2 or 3 versions of {@code m:read}
    */
   public MessageGenerator(long seed, int senders, long startMillis, int multiVersionPercent) {
+    this(seed, senders, startMillis, multiVersionPercent, 1000);
+  }
+
+  /**
+   * @param intervalMillis the mean time between two messages (1,000: one a second)
+   */
+  public MessageGenerator(
+      long seed, int senders, long startMillis, int multiVersionPercent, int intervalMillis) {
     if (senders < 1) {
       throw new IllegalArgumentException("senders must be at least 1 but is " + senders);
     }
@@ -43,13 +52,15 @@ public final class MessageGenerator {
     this.senderCdf = zipfCdf(senders, SENDER_SKEW);
     this.startMillis = startMillis;
     this.multiVersionPercent = multiVersionPercent;
+    this.intervalMillis = intervalMillis;
     this.lastMillis = startMillis - 1;
   }
 
-  /** The next message; timestamps strictly increase, about one message a second. */
+  /** The next message; timestamps strictly increase, about one message an interval. */
   public Message next() {
     long i = index++;
-    long ts = Math.max(lastMillis + 1, startMillis + i * 1000 + random.nextInt(1000));
+    long ts =
+        Math.max(lastMillis + 1, startMillis + i * intervalMillis + random.nextInt(intervalMillis));
     lastMillis = ts;
     String sender = userId(sampleSender());
     String recipient = userId(random.nextInt(senderCdf.length));

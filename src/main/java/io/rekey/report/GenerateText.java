@@ -30,6 +30,9 @@ public final class GenerateText {
         String.format(
             "  message times %s .. %s%n",
             Instant.ofEpochMilli(r.firstTimestamp()), Instant.ofEpochMilli(r.lastTimestamp())));
+    if (r.rowsDeleted() > 0) {
+      out.append(String.format("  then deleted the first %,d rows%n", r.rowsDeleted()));
+    }
     out.append("  busiest senders:");
     r.topSenders().stream()
         .limit(5)
