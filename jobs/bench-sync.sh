@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Live-migration benchmark: on a clone of one generated table (default 400,000 messages, about
+# 2.06 million cells) on the local HBase, each round times in one JVM:
+#   - a full rekey of the table (snapshot read, HFiles, bulk load; no verify)
+#   - a rekey sync of about 1% new data written after it (new messages, whole-row deletes)
+# and prints JSON with the medians of the rounds after the first, the ratio sync / rekey, the rows
+# the sync read and the rows the region servers looked at for its window.
+#
+#   jobs/bench-sync.sh            # BENCH_ROWS=400000 BENCH_ROUNDS=4 BENCH_SYNC_PERCENT=1
+# Results: var/bench/sync-bench.json.
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+cd "$REKEY_HOME"
+rekey_bench_messages
+rekey_bench_run ${BENCH_SYNC_PERCENT:+-Dbench.syncPercent="$BENCH_SYNC_PERCENT"} \
+  io.rekey.bench.SyncBenchmark "$BENCH_TABLE" "$REKEY_VAR/bench/sync-bench.json"
