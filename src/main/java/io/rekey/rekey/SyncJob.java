@@ -245,7 +245,12 @@ public final class SyncJob {
         mapped.persist(StorageLevel.MEMORY_AND_DISK_SER());
         long cells = mapped.map(t -> (long) ShuffleCell.cellCount(t._1())).fold(0L, Long::sum);
         how = cells <= AUTO_PUT_CELLS ? SyncOptions.Write.PUTS : SyncOptions.Write.HFILES;
-        LOG.info("rekey sync: window {} has {} cells to write: {}", number, cells, how);
+        LOG.info(
+            "rekey sync: window {} read and mapped in {} s: {} cells to write, as {}",
+            number,
+            seconds(t0),
+            cells,
+            how);
       }
       if (how == SyncOptions.Write.PUTS) {
         written =

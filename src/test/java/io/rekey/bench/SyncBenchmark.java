@@ -37,9 +37,10 @@ import org.apache.spark.api.java.JavaSparkContext;
  * times a full {@code rekey} (snapshot, HFiles, bulk load; no verify) and then, after about 1% of
  * the table's cells were written anew (new messages, and whole-row deletes of old ones), a {@code
  * rekey sync} of those changes (no verify either). Reports the medians of the rounds after the
- * first (a warm-up), the median of the per-round ratios sync / rekey, the rows the sync read
- * against the table's, and how many rows the region servers looked at for the window (scan
- * metrics), which shows the time range skipping the older store files. Prints JSON.
+ * first (a warm-up), the median of the per-round ratios sync / rekey, the cost of a sync with
+ * nothing to copy (its fixed cost, measured right after), the rows the sync read against the
+ * table's, and how many rows the region servers looked at for the window (scan metrics), which
+ * shows the time range skipping the older store files. Prints JSON.
  *
  * <p>Run by {@code jobs/bench-sync.sh}, against the local HBase (or any cluster through
  * HBASE_CONF_DIR).
@@ -116,6 +117,17 @@ public final class SyncBenchmark {
                   return synced[0].totals().cellsRead();
                 });
         SyncResult s = synced[0];
+        // A sync with nothing new right after: what every sync costs whatever it copies (lock,
+        // state, a Spark job, the region scans), measured in the same round.
+        Thread.sleep(LAG_SECONDS * 1000 + 100);
+        SyncResult[] idle = new SyncResult[1];
+        Map<String, Object> empty =
+            RekeyBenchmark.measure(
+                () -> {
+                  SyncOptions o = SyncOptions.from(values.validate(SyncOptions.declared()));
+                  idle[0] = new SyncJob(sc, connection, conf, o).execute();
+                  return idle[0].totals().cellsRead();
+                });
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("round", round);
         r.put("rekeySeconds", rekey.get("seconds"));
@@ -124,6 +136,14 @@ public final class SyncBenchmark {
         r.put(
             "syncVsRekey",
             RekeyBenchmark.round((double) sync.get("seconds") / (double) rekey.get("seconds")));
+        r.put("syncWindowSeconds", s.windows().isEmpty() ? null : s.windows().get(0).seconds());
+        r.put("emptySyncSeconds", empty.get("seconds"));
+        r.put("emptySyncCellsRead", idle[0].totals().cellsRead());
+        r.put(
+            "syncAboveEmptyVsRekey",
+            RekeyBenchmark.round(
+                ((double) sync.get("seconds") - (double) empty.get("seconds"))
+                    / (double) rekey.get("seconds")));
         r.put("cellsChanged", written[0] + written[1]);
         r.put("syncWindows", s.windows().size());
         r.put("syncWrite", s.windows().isEmpty() ? null : s.windows().get(0).write());
@@ -147,6 +167,8 @@ public final class SyncBenchmark {
       report.put("syncSecondsMedian", syncMedian);
       report.put("syncVsRekeyMedianOfRatios", median(counted, "syncVsRekey"));
       report.put("syncVsRekeyOfMedians", RekeyBenchmark.round(syncMedian / rekeyMedian));
+      report.put("emptySyncSecondsMedian", median(counted, "emptySyncSeconds"));
+      report.put("syncAboveEmptyVsRekeyMedianOfRatios", median(counted, "syncAboveEmptyVsRekey"));
       report.put("target", "sync of 1% <= 0.05 of the full rekey");
       report.put("processPeakRssMiB", RekeyBenchmark.peakRssMiB());
     }
