@@ -8,6 +8,10 @@
 #
 #   jobs/demo.sh                 # 50,000 messages (about 250,000 cells)
 #   DEMO_ROWS=400000 jobs/demo.sh
+#   REKEY_CLUSTER=1 jobs/demo.sh # the same on the pseudo-distributed cluster of jobs/cluster-local.sh:
+#                                # HDFS, HBase master and region server, Spark standalone master and
+#                                # worker in JVMs of their own; jobs go through spark-submit
+#                                # --master spark://..., staging on HDFS
 #
 # Safe to run again: the local HBase and the table are reused. Stop HBase with
 # 'jobs/hbase-local.sh stop'; delete var/ to start from scratch.
@@ -19,10 +23,17 @@ started=$SECONDS
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "1/11 build (skipped when the jar is up to date) and start the local HBase"
 rekey_require_java17
 rekey_ensure_jar
-jobs/hbase-local.sh start
+if [ -n "${REKEY_CLUSTER:-}" ]; then
+  step "1/11 build (skipped when the jar is up to date) and start the local cluster (HDFS, HBase, Spark)"
+  jobs/cluster-local.sh start
+  export HBASE_CONF_DIR="${REKEY_CLUSTER_DIR:-$REKEY_VAR/cluster}/conf"
+  export REKEY_SPARK_OPTS="--master spark://127.0.0.1:$(( ${REKEY_CLUSTER_PORT_BASE:-20000} + 8 )) ${REKEY_SPARK_OPTS:-}"
+else
+  step "1/11 build (skipped when the jar is up to date) and start the local HBase"
+  jobs/hbase-local.sh start
+fi
 
 step "2/11 generate demo:messages: $ROWS messages keyed <epoch-millis>_<sender>_<message-id>"
 jobs/hbase-rekey.sh generate --conf conf/jobs/generate-demo.properties --rows "$ROWS" \

@@ -53,39 +53,107 @@ rekey_default_hbase_conf() {
   fi
 }
 
-# rekey_run_job ARGS...: runs io.rekey.cli.Main with spark-submit when $SPARK_HOME has one,
-# otherwise SparkSubmit on Spark's runtime classpath with --master local[*]. Same arguments either way.
+# Splits a command line into spark-submit's options (everything before the command word, after
+# those in $REKEY_SPARK_OPTS) and the command with its own options: REKEY_SPARK_ARGS and
+# REKEY_COMMAND_ARGS.
+rekey_split_args() {
+  REKEY_SPARK_ARGS=()
+  if [ -n "${REKEY_SPARK_OPTS:-}" ]; then
+    # shellcheck disable=SC2206
+    REKEY_SPARK_ARGS=(${REKEY_SPARK_OPTS})
+  fi
+  [ -n "${REKEY_MASTER:-}" ] && REKEY_SPARK_ARGS=(--master "$REKEY_MASTER" "${REKEY_SPARK_ARGS[@]}")
+  while (($#)); do
+    case "$1" in
+      --help | -h | help) break ;;
+      --verbose | -v | --supervise) REKEY_SPARK_ARGS+=("$1"); shift ;;
+      --*=*) REKEY_SPARK_ARGS+=("${1%%=*}" "${1#*=}"); shift ;;
+      -*)
+        [ $# -ge 2 ] || rekey_die "the spark-submit option $1 needs a value (options before the command go to spark-submit; see jobs/hbase-rekey.sh --help)"
+        REKEY_SPARK_ARGS+=("$1" "$2"); shift 2 ;;
+      *) break ;;
+    esac
+  done
+  REKEY_COMMAND_ARGS=("$@")
+}
+
+# rekey_spark_setting KEY [FLAG]: what the user set for a Spark property: the last --conf KEY=V
+# (or FLAG V) among REKEY_SPARK_ARGS, else the properties file spark-submit reads.
+rekey_spark_setting() {
+  local key="$1" flag="${2:-}" value="" found="" i props="" args=("${REKEY_SPARK_ARGS[@]}")
+  for ((i = 0; i + 1 < ${#args[@]}; i++)); do
+    if [[ "${args[i]}" == --conf || "${args[i]}" == -c ]] && [[ "${args[i+1]}" == "$key="* ]]; then
+      value="${args[i+1]#"$key="}"; found=1
+    elif [ -n "$flag" ] && [ "${args[i]}" = "$flag" ]; then
+      value="${args[i+1]}"; found=1
+    elif [ "${args[i]}" = --properties-file ]; then
+      props="${args[i+1]}"
+    fi
+  done
+  if [ -z "$found" ]; then
+    [ -z "$props" ] && [ -n "${SPARK_HOME:-}" ] && props="${SPARK_CONF_DIR:-$SPARK_HOME/conf}/spark-defaults.conf"
+    if [ -n "$props" ] && [ -f "$props" ]; then
+      value=$(sed -n "s/^[[:space:]]*${key//./\\.}[[:space:]=][[:space:]]*//p" "$props" | tail -n 1)
+    fi
+  fi
+  printf '%s' "$value"
+}
+
+# "A B": the two joined by SEP, either of them possibly empty.
+rekey_join() { local sep="$1" a="$2" b="$3"; printf '%s' "${a}${a:+${b:+$sep}}${b}"; }
+
+# rekey_run_job [SPARK-SUBMIT OPTIONS] COMMAND [OPTIONS]: runs io.rekey.cli.Main with
+# $SPARK_HOME/bin/spark-submit when there is one, otherwise Spark's SparkSubmit on the project's
+# Spark runtime (master local[*] unless given). Options before the command word, and those in
+# $REKEY_SPARK_OPTS, go to spark-submit as they are. Added to them, never replacing the user's:
+# the JDK 17 flags and log settings in the driver's and executors' default Java options, and the
+# executors' log settings in --files.
 rekey_run_job() {
   rekey_ensure_jar
   rekey_default_hbase_conf
-  local log4j="-Dlog4j2.configurationFile=file:$REKEY_HOME/conf/log4j2.properties"
+  rekey_split_args "$@"
+  set -- "${REKEY_COMMAND_ARGS[@]}"
+  local flags log4j logfile progress=false
+  flags=$(rekey_jvm_flags)
+  log4j="-Dlog4j2.configurationFile=file:$REKEY_HOME/conf/log4j2.properties"
   # The whole log, stack traces included, goes to this file; the console gets one line per error.
-  local logfile="-Drekey.log.file=${REKEY_LOG_FILE:-$REKEY_HOME/var/log/hbase-rekey.log}"
-  local progress=false
+  logfile="-Drekey.log.file=${REKEY_LOG_FILE:-$REKEY_HOME/var/log/hbase-rekey.log}"
   [ -t 2 ] && progress=true
+  # Spark puts spark.*.defaultJavaOptions before spark.*.extraJavaOptions (and
+  # --driver-java-options): ours go there, after whatever the user or spark-defaults.conf put
+  # there, so the user's own options stay and win where they differ.
+  local driver_opts executor_opts files
+  driver_opts=$(rekey_join ' ' "$(rekey_spark_setting spark.driver.defaultJavaOptions)" "$flags $log4j $logfile")
+  executor_opts=$(rekey_join ' ' "$(rekey_spark_setting spark.executor.defaultJavaOptions)" "$flags")
+  files=$(rekey_join ',' "$(rekey_spark_setting spark.files --files)" "$REKEY_HOME/conf/log4j2-executor.properties")
+  local added=(
+    --conf "spark.driver.defaultJavaOptions=$driver_opts"
+    --conf "spark.executor.defaultJavaOptions=$executor_opts"
+    --files "$files"
+  )
+  # A user's progress setting wins.
+  [ -z "$(rekey_spark_setting spark.ui.showConsoleProgress)" ] && added+=(--conf "spark.ui.showConsoleProgress=$progress")
   if [ -n "${SPARK_HOME:-}" ] && [ -x "$SPARK_HOME/bin/spark-submit" ]; then
-    rekey_say "running with $SPARK_HOME/bin/spark-submit (master: ${REKEY_MASTER:-as spark-defaults.conf says})"
-    local master_args=()
-    [ -n "${REKEY_MASTER:-}" ] && master_args=(--master "$REKEY_MASTER")
-    exec "$SPARK_HOME/bin/spark-submit" "${master_args[@]}" \
-      --class "$REKEY_MAIN" \
-      --driver-java-options "$log4j $logfile" \
-      --conf spark.ui.showConsoleProgress=$progress \
-      "$REKEY_JAR" "$@"
+    rekey_say "running with $SPARK_HOME/bin/spark-submit"
+    exec "$SPARK_HOME/bin/spark-submit" "${REKEY_SPARK_ARGS[@]}" "${added[@]}" \
+      --class "$REKEY_MAIN" "$REKEY_JAR" "$@"
   fi
   rekey_require_java17
-  local cp
+  local cp master
   cp=$(rekey_spark_classpath)
+  master=$(rekey_spark_setting spark.master --master)
+  [ -z "$master" ] && added+=(--master "local[*]")
   # Local mode talks to this machine only; this also silences Spark's hostname warning.
-  export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
-  rekey_say "running with SparkSubmit on the project's Spark runtime (no \$SPARK_HOME), master ${REKEY_MASTER:-local[*]}"
+  [[ "${master:-local}" == local* ]] && export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
+  # Here this JVM is the driver (client mode): give it what spark-submit's launcher would.
+  local memory
+  memory=$(rekey_spark_setting spark.driver.memory --driver-memory)
+  rekey_say "running with SparkSubmit on the project's Spark runtime (no \$SPARK_HOME), master ${master:-local[*]}"
   # shellcheck disable=SC2046
-  exec java ${REKEY_DRIVER_OPTS:--Xmx2g} $(rekey_jvm_flags) "$log4j" "$logfile" -cp "$cp" \
-    org.apache.spark.deploy.SparkSubmit \
-    --master "${REKEY_MASTER:-local[*]}" \
-    --class "$REKEY_MAIN" \
-    --conf spark.ui.showConsoleProgress=$progress \
-    "$REKEY_JAR" "$@"
+  exec java -Xmx"${memory:-2g}" $(rekey_spark_setting spark.driver.defaultJavaOptions) $flags "$log4j" "$logfile" \
+    $(rekey_spark_setting spark.driver.extraJavaOptions --driver-java-options) -cp "$cp" \
+    org.apache.spark.deploy.SparkSubmit "${REKEY_SPARK_ARGS[@]}" "${added[@]}" \
+    --class "$REKEY_MAIN" "$REKEY_JAR" "$@"
 }
 
 # For the benchmarks: builds the test classes (the benchmarks and their peers live there), starts

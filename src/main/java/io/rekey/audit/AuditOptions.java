@@ -120,8 +120,8 @@ public record AuditOptions(
       OptionDef.text(
           "staging",
           "DIR",
-          "where the snapshot is restored for reading (default: rekey-staging next to"
-              + " hbase.rootdir)");
+          "where the snapshot is restored for reading (default: /user/USER/hbase-staging/rekey"
+              + " on hbase.rootdir's filesystem; rekey-staging next to a local hbase.rootdir)");
   public static final OptionDef<Long> BATCH = ReadOptions.BATCH;
 
   /** Every option of {@code audit}, in usage order. */

@@ -43,7 +43,7 @@ final class AuditCommand implements Command<AuditOptions> {
   @Override
   public ExitCode run(AuditOptions options, CommandContext context) throws Exception {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
-      SparkSession spark = SparkSessions.getOrCreate("hbase-rekey audit");
+      SparkSession spark = SparkSessions.getOrCreate("hbase-rekey audit " + options.table());
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       AuditResult result =
           new AuditJob(sc, connection, context.hbase().toConfiguration(), options).execute();

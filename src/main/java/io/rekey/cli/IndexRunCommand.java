@@ -57,7 +57,14 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
           JavaSparkContext.fromSparkContext(
-              SparkSessions.getOrCreate("hbase-rekey " + name()).sparkContext());
+              SparkSessions.getOrCreate(
+                      "hbase-rekey "
+                          + name()
+                          + " "
+                          + options.definition().source()
+                          + " -> "
+                          + options.definition().indexTable())
+                  .sparkContext());
       IndexRunResult result =
           update
               ? IndexJob.update(sc, connection, conf, options).execute()

@@ -49,7 +49,12 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
           JavaSparkContext.fromSparkContext(
-              SparkSessions.getOrCreate("hbase-rekey index scrutiny").sparkContext());
+              SparkSessions.getOrCreate(
+                      "hbase-rekey index scrutiny "
+                          + o.definition().source()
+                          + " -> "
+                          + o.definition().indexTable())
+                  .sparkContext());
       IndexScrutinyResult result =
           new IndexScrutinyJob(
                   sc,

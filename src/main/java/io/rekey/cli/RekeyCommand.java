@@ -62,7 +62,9 @@ final class RekeyCommand implements Command<RekeyOptions> {
         }
         return ExitCode.OK;
       }
-      SparkSession spark = SparkSessions.getOrCreate("hbase-rekey rekey");
+      SparkSession spark =
+          SparkSessions.getOrCreate(
+              "hbase-rekey rekey " + options.source() + " -> " + options.target());
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       RekeyPlanner.Planned planned = RekeyJob.plan(sc, connection, conf, options);
       RekeyResult result = new RekeyJob(sc, connection, conf, options, planned).execute();

@@ -51,7 +51,12 @@ final class RekeySyncCommand implements Command<SyncOptions> {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
           JavaSparkContext.fromSparkContext(
-              SparkSessions.getOrCreate("hbase-rekey rekey sync").sparkContext());
+              SparkSessions.getOrCreate(
+                      "hbase-rekey rekey sync "
+                          + options.rekey().source()
+                          + " -> "
+                          + options.rekey().target())
+                  .sparkContext());
       SyncResult result = new SyncJob(sc, connection, conf, options).execute();
       context.emit(RekeyText.sync(result), result);
       if (result.verify() != null && !result.verify().matches()) {

@@ -43,7 +43,9 @@ final class VerifyCommand implements Command<VerifyOptions> {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
           JavaSparkContext.fromSparkContext(
-              SparkSessions.getOrCreate("hbase-rekey verify").sparkContext());
+              SparkSessions.getOrCreate(
+                      "hbase-rekey verify " + options.source() + " -> " + options.target())
+                  .sparkContext());
       VerifyResult result =
           VerifyJob.tables(sc, connection, conf, options, RunFiles.staging(conf, null));
       context.emit(

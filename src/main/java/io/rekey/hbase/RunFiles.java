@@ -1,6 +1,7 @@
 package io.rekey.hbase;
 
 import io.rekey.RekeyException;
+import io.rekey.options.InvalidOptionException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -13,6 +14,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.HConstants;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,26 +36,89 @@ import org.slf4j.LoggerFactory;
 public final class RunFiles {
   private static final Logger LOG = LoggerFactory.getLogger(RunFiles.class);
 
+  /** HBase's per-user temporary directory on the cluster's filesystem. */
+  static final String FS_TMP_DIR = "hbase.fs.tmp.dir";
+
   private RunFiles() {}
 
   /**
-   * The staging directory, qualified: {@code staging} when given, else {@code rekey-staging} next
-   * to {@code hbase.rootdir} (on the cluster's filesystem, where snapshots can be restored and
-   * HFiles bulk-loaded without a copy).
+   * The staging directory, qualified: {@code staging} when given; else the user's own directory on
+   * the cluster's filesystem, {@code hbase.fs.tmp.dir/rekey} on the filesystem of {@code
+   * hbase.rootdir} (HBase's per-user convention, {@code /user/USER/hbase-staging} by default),
+   * where snapshots can be restored and HFiles bulk-loaded without a copy; with a local {@code
+   * hbase.rootdir} (the local HBase), {@code rekey-staging} next to it.
    */
   public static Path staging(Configuration conf, String staging) {
-    Path dir;
-    if (staging != null) {
-      dir = new Path(staging);
-    } else {
-      Path root = new Path(conf.get(HConstants.HBASE_DIR, "file:///tmp/hbase"));
-      dir = new Path(root.getParent() == null ? root : root.getParent(), "rekey-staging");
-    }
     try {
+      Path dir;
+      if (staging != null) {
+        dir = new Path(staging);
+      } else {
+        Path root = new Path(conf.get(HConstants.HBASE_DIR, "file:///tmp/hbase"));
+        FileSystem rootFs = root.getFileSystem(conf);
+        dir =
+            "file".equals(rootFs.getScheme())
+                ? new Path(root.getParent() == null ? root : root.getParent(), "rekey-staging")
+                : rootFs.makeQualified(new Path(userTmpDir(conf), "rekey"));
+      }
       return dir.getFileSystem(conf).makeQualified(dir);
     } catch (IOException e) {
       throw new RekeyException(
-          "cannot use the staging directory " + dir + ": " + e.getMessage(), e);
+          "cannot use the staging directory " + staging + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * {@code hbase.fs.tmp.dir}, with HBase's default {@code /user/${user.name}/hbase-staging} taken
+   * for the Hadoop user the job runs as (its Kerberos or proxy user), not the local account.
+   */
+  private static String userTmpDir(Configuration conf) throws IOException {
+    String raw = conf.getRaw(FS_TMP_DIR);
+    if (raw == null || raw.contains("${user.name}")) {
+      String user = UserGroupInformation.getCurrentUser().getShortUserName();
+      return (raw == null ? "/user/${user.name}/hbase-staging" : raw).replace("${user.name}", user);
+    }
+    return conf.get(FS_TMP_DIR);
+  }
+
+  /**
+   * Refuses a staging directory the job cannot use, before it takes a snapshot or writes anything:
+   * one on the driver's local disk while executors run elsewhere ({@code file:} with a master that
+   * is not {@code local}), or one the job's user cannot create files in.
+   *
+   * @param sparkMaster the job's Spark master
+   */
+  public static void checkUsable(Configuration conf, Path staging, String sparkMaster) {
+    if (!sparkMaster.startsWith("local") && "file".equals(staging.toUri().getScheme())) {
+      throw new InvalidOptionException(
+          "the staging directory "
+              + staging
+              + " is on the local disk, but the Spark master is "
+              + sparkMaster
+              + ": executors on other hosts would write their files where the driver and HBase"
+              + " never see them. Give --staging a directory on the cluster's filesystem, the one"
+              + " hbase.rootdir is on (e.g. hdfs://namenode:8020/user/"
+              + System.getProperty("user.name")
+              + "/hbase-staging/rekey)");
+    }
+    String user = "the job's user";
+    try {
+      user = UserGroupInformation.getCurrentUser().getShortUserName();
+      FileSystem fs = staging.getFileSystem(conf);
+      fs.mkdirs(staging);
+      Path probe = new Path(staging, ".write-check-" + java.util.UUID.randomUUID());
+      fs.create(probe, false).close();
+      fs.delete(probe, false);
+    } catch (IOException e) {
+      throw new InvalidOptionException(
+          "user "
+              + user
+              + " cannot write in the staging directory "
+              + staging
+              + " ("
+              + e.getMessage().strip().split("\n", 2)[0]
+              + "). Nothing was done. Give --staging a directory this user can write, on the"
+              + " filesystem of hbase.rootdir, or have this one made writable");
     }
   }
 

@@ -4,25 +4,40 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The Spark session of a job: the one spark-submit configured, with Kryo for the shuffle unless the
- * user chose a serializer, and {@code local[*]} when no master is set at all (a plain {@code java}
- * run).
+ * The Spark session of a job: the one spark-submit configured, named after the job, with Kryo for
+ * the shuffle unless the user chose a serializer, the executors' log settings ({@link
+ * ExecutorLogging}), and {@code local[*]} when no master is set at all (a plain {@code java} run).
  */
 public final class SparkSessions {
   /** Spark's setting that drops input splits of length 0; it must be false for HBase input. */
   public static final String IGNORE_EMPTY_SPLITS = "spark.hadoopRDD.ignoreEmptySplits";
 
+  /** The application's main class, which spark-submit takes as its name without {@code --name}. */
+  static final String MAIN_CLASS = "io.rekey.cli.Main";
+
   static final String MAX_DIRECT_RESULT = "spark.task.maxDirectResultSize";
 
   private SparkSessions() {}
 
+  /**
+   * @param appName the application's name unless the user gave one: {@code hbase-rekey COMMAND
+   *     TABLES}
+   */
   public static SparkSession getOrCreate(String appName) {
     SparkConf conf = new SparkConf();
     if (!conf.contains("spark.master")) {
       conf.setMaster("local[*]");
     }
-    if (!conf.contains("spark.app.name")) {
+    // spark-submit names an application after its main class unless given --name: the job's
+    // name (command and tables) says more in the cluster manager's list of applications.
+    if (!conf.contains("spark.app.name") || conf.get("spark.app.name").equals(MAIN_CLASS)) {
       conf.setAppName(appName);
+    }
+    String plugins = conf.get("spark.plugins", "");
+    if (!plugins.contains(ExecutorLogging.class.getName())) {
+      conf.set(
+          "spark.plugins",
+          (plugins.isBlank() ? "" : plugins + ",") + ExecutorLogging.class.getName());
     }
     // HBase's input splits report a length of 0 (snapshot splits always, table splits for
     // regions under 1 MB); Spark would silently skip them, and their rows, if this were true.

@@ -64,6 +64,8 @@ public final class TableRead implements AutoCloseable {
       return new TableRead(
           connection, conf, table, SourceReader.live(sc, conf, table, scan), null, null);
     }
+    // A snapshot restored where the job cannot write would be left behind: check first.
+    RunFiles.checkUsable(conf, staging, sc.master());
     String snapshot =
         purpose
             + "-"
@@ -77,7 +79,7 @@ public final class TableRead implements AutoCloseable {
         conf,
         table,
         SourceReader.fromSnapshot(
-            sc, conf, snapshot, restore, scan, SourceReader.readTasks(sc.defaultParallelism())),
+            sc, conf, snapshot, restore, scan, SourceReader.readTasks(SparkCores.of(sc).cores())),
         snapshot,
         restore);
   }

@@ -88,6 +88,7 @@ public final class IndexJob {
    * @throws RekeyException when the run fails; the watermark is then unmoved
    */
   public IndexRunResult execute() {
+    RunFiles.checkUsable(conf, staging(), sc.master());
     long started = System.currentTimeMillis();
     long t0 = System.nanoTime();
     String application = sc.sc().applicationId();

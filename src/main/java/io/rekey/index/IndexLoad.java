@@ -4,6 +4,7 @@ import io.rekey.RekeyException;
 import io.rekey.hbase.RejectLimit;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.hbase.SparkCores;
 import io.rekey.hbase.TableRead;
 import io.rekey.keys.KeyReject;
 import io.rekey.write.BulkLoader;
@@ -301,7 +302,7 @@ public final class IndexLoad {
               .orElse(WriteStats.NONE);
     } else {
       List<byte[]> starts = table.regionStarts();
-      tasksPerRegion = RegionPartitioner.tasksPerRegion(sc.defaultParallelism(), starts.size());
+      tasksPerRegion = RegionPartitioner.tasksPerRegion(SparkCores.of(sc).cores(), starts.size());
       WriteEngine.Committed committed =
           engine().writeHFiles(cells, destination(table, tasksPerRegion));
       written = committed.written();

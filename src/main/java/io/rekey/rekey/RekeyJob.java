@@ -10,6 +10,7 @@ import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.SourceReader;
+import io.rekey.hbase.SparkCores;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableRead;
 import io.rekey.verify.VerifyJob;
@@ -74,7 +75,7 @@ public final class RekeyJob {
   /** Plans a job: reads metadata and sample rows only. */
   public static RekeyPlanner.Planned plan(
       JavaSparkContext sc, Connection connection, Configuration conf, RekeyOptions options) {
-    int cores = sc == null ? 2 : sc.defaultParallelism();
+    int cores = sc == null ? 2 : SparkCores.of(sc).cores();
     return new RekeyPlanner(connection, conf).plan(options, cores);
   }
 
@@ -89,6 +90,7 @@ public final class RekeyJob {
     if (options.dryRun()) {
       return RekeyResult.dryRun(plan, seconds(started));
     }
+    RunFiles.checkUsable(conf, runDir.getParent(), sc.master());
     RunManifest manifest;
     VerifyResult verify;
     boolean resumed;
@@ -510,7 +512,7 @@ public final class RekeyJob {
         snapshot,
         restoreDir(snapshot),
         scan,
-        SourceReader.readTasks(sc.defaultParallelism()));
+        SourceReader.readTasks(SparkCores.of(sc).cores()));
   }
 
   private Path restoreDir(String snapshot) {

@@ -18,7 +18,8 @@ import org.apache.hadoop.hbase.TableName;
  *
  * @param liveScan read through the region servers instead of from a snapshot
  * @param staging where run directories go (a URI or path on the cluster's filesystem), or null for
- *     the default: {@code rekey-staging} next to {@code hbase.rootdir}
+ *     the default: {@code hbase.fs.tmp.dir/rekey} on the cluster's filesystem (see {@link
+ *     io.rekey.hbase.RunFiles#staging})
  * @param regions regions of the target for layouts that do not start with a salt
  * @param tasksPerRegion writer tasks per target region, 0 to choose from the cluster's cores
  * @param batch cells per scan result, so wide rows are read in pieces
@@ -67,8 +68,9 @@ public record RekeyOptions(
       OptionDef.text(
           "staging",
           "DIR",
-          "directory for run files and HFiles on the cluster's filesystem (default: rekey-staging"
-              + " next to hbase.rootdir)");
+          "directory for run files and HFiles on the cluster's filesystem, checked for write"
+              + " access first (default: /user/USER/hbase-staging/rekey, HBase's hbase.fs.tmp.dir,"
+              + " on hbase.rootdir's filesystem; rekey-staging next to a local hbase.rootdir)");
   public static final OptionDef<Long> MAX_REJECTS =
       OptionDef.number(
               "max-rejects",

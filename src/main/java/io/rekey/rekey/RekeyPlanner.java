@@ -133,9 +133,7 @@ public final class RekeyPlanner {
     return new Planned(plan, source, splits);
   }
 
-  /**
-   * {@code STAGING/TARGET-from-SOURCE}; staging defaults to rekey-staging next to hbase.rootdir.
-   */
+  /** {@code STAGING/TARGET-from-SOURCE}; staging as {@link RunFiles#staging} says. */
   Path runDir(RekeyOptions options) {
     return new Path(
         RunFiles.staging(conf, options.staging()),

@@ -8,6 +8,7 @@ import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.SourceReader;
+import io.rekey.hbase.SparkCores;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.report.Json;
 import io.rekey.verify.VerifyJob;
@@ -86,6 +87,7 @@ public final class SyncJob {
    * @throws RekeyException when a window fails: the watermark stays at that window's start
    */
   public SyncResult execute() {
+    RunFiles.checkUsable(conf, staging(), sc.master());
     long started = System.currentTimeMillis();
     String application = sc.sc().applicationId();
     String run = options.finalRun() ? "sync --final" : "sync";
@@ -375,7 +377,7 @@ public final class SyncJob {
         rekey.target(),
         families,
         starts.subList(1, starts.size()),
-        RegionPartitioner.tasksPerRegion(sc.defaultParallelism(), starts.size()),
+        RegionPartitioner.tasksPerRegion(SparkCores.of(sc).cores(), starts.size()),
         rekey.maxFileBytes(),
         false);
   }

@@ -5,6 +5,7 @@ import static io.rekey.rekey.RekeyIT.expected;
 import static io.rekey.rekey.RekeyIT.messages;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.hbase.RunFiles;
 import io.rekey.testing.ChildJvm;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.RefuseBulkLoads;
@@ -90,8 +91,7 @@ class DriverKillIT extends OnMiniCluster {
   }
 
   private static Path runDir(String source, String target) throws Exception {
-    Path root = new Path(RekeyIT.conf.get("hbase.rootdir"));
-    return new Path(root.getParent(), "rekey-staging/" + target + "-from-" + source);
+    return new Path(RunFiles.staging(RekeyIT.conf, null), target + "-from-" + source);
   }
 
   private static boolean exists(Path p) {

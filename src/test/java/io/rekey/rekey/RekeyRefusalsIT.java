@@ -11,10 +11,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.RekeyException;
+import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLockedException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.testing.TestTables;
 import io.rekey.write.FaultHook;
+import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -23,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.spark.TaskContext;
 import org.junit.jupiter.api.Test;
 
@@ -129,5 +132,42 @@ class RekeyRefusalsIT extends OnMiniCluster {
     try (Admin admin = connection.getAdmin()) {
       assertThat(admin.tableExists(TableName.valueOf("rr_rej_dst"))).isFalse();
     }
+  }
+
+  @Test
+  void aStagingDirectoryTheUserCannotWriteIsRefusedBeforeAnySnapshotOrTable() throws Exception {
+    messages("rr_perm_src", 20);
+    // A directory of the superuser that others may only read, as /rekey-staging at the root of a
+    // real HDFS is for an ordinary user; the job runs as that user.
+    org.apache.hadoop.fs.Path locked = new org.apache.hadoop.fs.Path("/rr-perm-locked");
+    org.apache.hadoop.fs.FileSystem fs = locked.getFileSystem(RekeyIT.conf);
+    fs.mkdirs(locked, new org.apache.hadoop.fs.permission.FsPermission((short) 0755));
+    RekeyOptions options =
+        options("rr_perm_src", "rr_perm_dst", SALTED, "staging", locked.toString());
+    UserGroupInformation alice =
+        UserGroupInformation.createUserForTesting("alice", new String[] {"users"});
+    assertThatThrownBy(
+            () -> alice.doAs((PrivilegedExceptionAction<?>) () -> job(options).execute()))
+        .isInstanceOf(InvalidOptionException.class)
+        .hasMessageContaining("user alice cannot write in the staging directory hdfs://")
+        .hasMessageContaining("/rr-perm-locked (")
+        .hasMessageContaining("Permission denied")
+        .hasMessageContaining("Nothing was done. Give --staging a directory this user can write");
+    assertThat(snapshotsOf("rr_perm_src")).isEmpty();
+    try (Admin admin = connection.getAdmin()) {
+      assertThat(admin.tableExists(TableName.valueOf("rr_perm_dst"))).isFalse();
+    }
+  }
+
+  @Test
+  void aStagingDirectoryOnTheLocalDiskIsRefusedWhenExecutorsRunElsewhere() {
+    org.apache.hadoop.fs.Path local = new org.apache.hadoop.fs.Path("file:///tmp/rekey-staging");
+    assertThatThrownBy(() -> RunFiles.checkUsable(RekeyIT.conf, local, "spark://master:7077"))
+        .isInstanceOf(InvalidOptionException.class)
+        .hasMessageStartingWith(
+            "the staging directory file:/tmp/rekey-staging is on the local disk, but the Spark"
+                + " master is spark://master:7077")
+        .hasMessageContaining("Give --staging a directory on the cluster's filesystem");
+    RunFiles.checkUsable(RekeyIT.conf, local, "local[2]");
   }
 }

@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# A pseudo-distributed cluster on this machine, each daemon in a JVM of its own, from the jars Maven
+# resolved for the project (nothing else is downloaded): HDFS (NameNode + DataNode), ZooKeeper,
+# HBase (master + region server, hbase.rootdir on that HDFS) and Spark standalone (Master + Worker,
+# whose executors are child JVMs of the Worker). Jobs run on it through spark-submit as on a real
+# cluster: executors fetch the application jar, read snapshots from HDFS, stage on HDFS.
+#
+#   jobs/cluster-local.sh start | stop | status
+#
+# Then, e.g.:
+#   jobs/hbase-rekey.sh --master spark://127.0.0.1:20008 audit --hbase-conf var/cluster/conf \
+#     --table demo:messages
+#   REKEY_CLUSTER=1 jobs/demo.sh      # the whole demo on it
+#
+# Settings (environment):
+#   REKEY_CLUSTER_DIR         data, settings, logs and pids (default var/cluster)
+#   REKEY_CLUSTER_PORT_BASE   first of 12 consecutive ports on 127.0.0.1 (default 20000): +0 HDFS
+#                             NameNode RPC, +1 its web UI, +2..+4 DataNode data, web, IPC,
+#                             +5 ZooKeeper, +6 HBase master, +7 region server, +8 Spark master,
+#                             +9 its web UI, +10 Spark worker, +11 its web UI
+#   REKEY_WORKER_CORES, REKEY_WORKER_MEMORY   what the Spark worker offers executors (2, 3g)
+#   REKEY_HBASE_HEAP          heap of the HBase master and of the region server (1g each)
+#   REKEY_DAEMON_HEAP         heap of the NameNode, DataNode, ZooKeeper, Spark master and worker (512m)
+#
+# It keeps its data across stop and start; delete REKEY_CLUSTER_DIR to start over. It is for trials
+# and tests: one replica, no security.
+set -euo pipefail
+source "$(dirname "$0")/lib/common.sh"
+
+DIR="${REKEY_CLUSTER_DIR:-$REKEY_VAR/cluster}"
+BASE="${REKEY_CLUSTER_PORT_BASE:-20000}"
+CONF="$DIR/conf"
+LOGS="$DIR/log"
+RUN="$DIR/run"
+HOST=127.0.0.1
+NN_PORT=$BASE
+ZK_PORT=$((BASE + 5))
+SPARK_PORT=$((BASE + 8))
+SPARK_HOME_DIR="$DIR/spark-home"
+START_TIMEOUT="${REKEY_START_TIMEOUT:-180}"
+DAEMON_HEAP="${REKEY_DAEMON_HEAP:-512m}"
+HBASE_HEAP="${REKEY_HBASE_HEAP:-1g}"
+
+# In start order; stopped in reverse.
+DAEMONS=(namenode datanode zookeeper hmaster regionserver spark-master spark-worker)
+
+port_of() {
+  case "$1" in
+    namenode) echo "$NN_PORT" ;;
+    datanode) echo $((BASE + 2)) ;;
+    zookeeper) echo "$ZK_PORT" ;;
+    hmaster) echo $((BASE + 6)) ;;
+    regionserver) echo $((BASE + 7)) ;;
+    spark-master) echo "$SPARK_PORT" ;;
+    spark-worker) echo $((BASE + 10)) ;;
+  esac
+}
+
+port_taken() { (exec 3<>"/dev/tcp/$HOST/$1") 2>/dev/null; }
+
+pid_of() {
+  local f="$RUN/$1.pid" pid
+  [ -f "$f" ] || return 1
+  pid=$(cat "$f")
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+}
+
+property() { printf '  <property><name>%s</name><value>%s</value></property>\n' "$1" "$2"; }
+
+write_config() {
+  mkdir -p "$CONF" "$LOGS" "$RUN" "$DIR/hdfs" "$DIR/zookeeper" "$SPARK_HOME_DIR/jars" "$DIR/spark-work"
+  {
+    echo '<?xml version="1.0"?>'
+    echo "<!-- Written by jobs/cluster-local.sh. -->"
+    echo '<configuration>'
+    property fs.defaultFS "hdfs://$HOST:$NN_PORT"
+    property hadoop.tmp.dir "$DIR/hdfs/tmp"
+    echo '</configuration>'
+  } > "$CONF/core-site.xml"
+  {
+    echo '<?xml version="1.0"?>'
+    echo "<!-- Written by jobs/cluster-local.sh. -->"
+    echo '<configuration>'
+    property dfs.replication 1
+    property dfs.namenode.name.dir "file://$DIR/hdfs/name"
+    property dfs.datanode.data.dir "file://$DIR/hdfs/data"
+    property dfs.namenode.rpc-address "$HOST:$NN_PORT"
+    property dfs.namenode.http-address "$HOST:$((BASE + 1))"
+    property dfs.datanode.address "$HOST:$((BASE + 2))"
+    property dfs.datanode.http.address "$HOST:$((BASE + 3))"
+    property dfs.datanode.ipc.address "$HOST:$((BASE + 4))"
+    property dfs.datanode.hostname "$HOST"
+    property dfs.client.use.datanode.hostname true
+    # One DataNode: leave safe mode as soon as it has reported.
+    property dfs.namenode.safemode.extension 0
+    property dfs.namenode.safemode.min.datanodes 1
+    echo '</configuration>'
+  } > "$CONF/hdfs-site.xml"
+  {
+    echo '<?xml version="1.0"?>'
+    echo "<!-- Written by jobs/cluster-local.sh: clients use --hbase-conf $CONF. -->"
+    echo '<configuration>'
+    property hbase.cluster.distributed true
+    property hbase.rootdir "hdfs://$HOST:$NN_PORT/hbase"
+    property hbase.tmp.dir "$DIR/hbase-tmp"
+    property hbase.zookeeper.quorum "$HOST"
+    property hbase.zookeeper.property.clientPort "$ZK_PORT"
+    property hbase.zookeeper.property.dataDir "$DIR/zookeeper"
+    property hbase.master.hostname "$HOST"
+    property hbase.regionserver.hostname "$HOST"
+    property hbase.master.port $((BASE + 6))
+    property hbase.regionserver.port $((BASE + 7))
+    property hbase.master.info.port -1
+    property hbase.regionserver.info.port -1
+    # See jobs/hbase-local.sh: HBase 2.5's master lock can lose its wake-up after a snapshot.
+    property hbase.master.procedure.local.master.locks.timeout.ms 60000
+    echo '</configuration>'
+  } > "$CONF/hbase-site.xml"
+  cat > "$CONF/log4j2-daemon.properties" <<'PROPS'
+status = warn
+appender.console.type = Console
+appender.console.name = console
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{ISO8601} %-5p [%t] %c{2}: %m%n
+rootLogger.level = info
+rootLogger.appenderRef.console.ref = console
+logger.zookeeper.name = org.apache.zookeeper
+logger.zookeeper.level = warn
+PROPS
+  # A Spark installation as the Worker needs one to start executors: jars/ (Spark's runtime as a
+  # distribution ships it, from the project's jobs/spark-runtime) and a RELEASE file. conf/ stays
+  # empty, so executors log as spark-submit tells them, not as this directory would.
+  local cp jar
+  cp=$(rekey_spark_classpath)
+  find "$SPARK_HOME_DIR/jars" -maxdepth 1 -type l -delete
+  for jar in ${cp//:/ }; do ln -sf "$jar" "$SPARK_HOME_DIR/jars/"; done
+  echo "Spark (jars resolved by Maven from jobs/spark-runtime/pom.xml; jobs/cluster-local.sh)" > "$SPARK_HOME_DIR/RELEASE"
+  mkdir -p "$SPARK_HOME_DIR/conf"
+}
+
+# launch NAME HEAP CLASSPATH MAIN ARGS...
+launch() {
+  local name="$1" heap="$2" cp="$3" main="$4"
+  shift 4
+  # shellcheck disable=SC2046
+  SPARK_HOME="$SPARK_HOME_DIR" SPARK_SCALA_VERSION=2.12 SPARK_LOCAL_IP="$HOST" \
+    nohup java -Xmx"$heap" $(rekey_jvm_flags) \
+    -Dlog4j2.configurationFile="file:$CONF/log4j2-daemon.properties" -Dhbase.log.dir="$LOGS" \
+    -cp "$cp" "$main" "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &
+  echo $! > "$RUN/$name.pid"
+}
+
+# await NAME WHAT COMMAND...: retries COMMAND until it succeeds, the daemon dies or time runs out.
+await() {
+  local name="$1" what="$2" started=$SECONDS
+  shift 2
+  until "$@" >/dev/null 2>&1; do
+    if ! pid_of "$name" >/dev/null; then
+      rekey_say "$name exited during start-up; the last lines of $LOGS/$name.log:"
+      tail -n 20 "$LOGS/$name.log" >&2
+      exit 1
+    fi
+    (( SECONDS - started > START_TIMEOUT )) && rekey_die "$name: $what not within $START_TIMEOUT s; see $LOGS/$name.log"
+    sleep 1
+  done
+}
+
+hadoop_cp() { echo "$CONF:$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes"; }
+
+dfs_ready() {
+  java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$CONF/log4j2-daemon.properties" \
+    -cp "$(hadoop_cp)" org.apache.hadoop.hdfs.tools.DFSAdmin -safemode get 2>/dev/null | grep -q "Safe mode is OFF"
+}
+
+worker_registered() { grep -q "Successfully registered with master" "$LOGS/spark-worker.log"; }
+
+hbase_probe() {
+  java $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
+    -cp "$(hadoop_cp)" "$REKEY_MAIN" status --hbase-conf "$CONF" "$@"
+}
+
+start() {
+  if pid_of namenode >/dev/null; then
+    echo "the local cluster is already running; nothing to do"
+    status
+    return 0
+  fi
+  local d p
+  for d in "${DAEMONS[@]}"; do
+    p=$(port_of "$d")
+    port_taken "$p" && rekey_die "port $p on $HOST (for the $d) is already taken by another program; stop it or choose other ports: REKEY_CLUSTER_PORT_BASE=21000 $0 start"
+  done
+  rekey_require_java17
+  rekey_ensure_jar
+  write_config
+  local started=$SECONDS cp spark_cp
+  cp=$(hadoop_cp)
+  spark_cp="$(rekey_spark_classpath)"
+  echo "starting the local cluster in $DIR (logs in $LOGS)..."
+  if [ ! -d "$DIR/hdfs/name/current" ]; then
+    java -Xmx"$DAEMON_HEAP" $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$CONF/log4j2-daemon.properties" \
+      -cp "$cp" org.apache.hadoop.hdfs.server.namenode.NameNode -format -nonInteractive >>"$LOGS/namenode.log" 2>&1 \
+      || rekey_die "formatting HDFS failed; see $LOGS/namenode.log"
+  fi
+  launch namenode "$DAEMON_HEAP" "$cp" org.apache.hadoop.hdfs.server.namenode.NameNode
+  launch datanode "$DAEMON_HEAP" "$cp" org.apache.hadoop.hdfs.server.datanode.DataNode
+  await namenode "HDFS out of safe mode" dfs_ready
+  echo "  HDFS up (hdfs://$HOST:$NN_PORT) after $((SECONDS - started)) s"
+  launch zookeeper "$DAEMON_HEAP" "$cp" org.apache.hadoop.hbase.zookeeper.HQuorumPeer
+  await zookeeper "port $ZK_PORT open" port_taken "$ZK_PORT"
+  launch hmaster "$HBASE_HEAP" "$cp" org.apache.hadoop.hbase.master.HMaster start
+  launch regionserver "$HBASE_HEAP" "$cp" org.apache.hadoop.hbase.regionserver.HRegionServer start
+  await hmaster "HBase serving" hbase_probe --wait 5
+  echo "  HBase up after $((SECONDS - started)) s"
+  launch spark-master "$DAEMON_HEAP" "$spark_cp" org.apache.spark.deploy.master.Master \
+    --host "$HOST" --port "$SPARK_PORT" --webui-port $((BASE + 9))
+  await spark-master "port $SPARK_PORT open" port_taken "$SPARK_PORT"
+  launch spark-worker "$DAEMON_HEAP" "$spark_cp" org.apache.spark.deploy.worker.Worker \
+    "spark://$HOST:$SPARK_PORT" --host "$HOST" --port $((BASE + 10)) --webui-port $((BASE + 11)) \
+    --cores "${REKEY_WORKER_CORES:-2}" --memory "${REKEY_WORKER_MEMORY:-3g}" --work-dir "$DIR/spark-work"
+  await spark-worker "registered with the Spark master" worker_registered
+  echo "the local cluster is up after $((SECONDS - started)) s"
+  status
+}
+
+stop() {
+  local d pid waited
+  if pid=$(pid_of hmaster); then
+    # A clean shutdown flushes the region server's memstores to HFiles on HDFS.
+    java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$CONF/log4j2-daemon.properties" \
+      -cp "$(hadoop_cp)" org.apache.hadoop.hbase.master.HMaster stop --shutDownCluster >>"$LOGS/hmaster.log" 2>&1 || true
+  fi
+  for d in spark-worker spark-master regionserver hmaster zookeeper datanode namenode; do
+    pid=$(pid_of "$d") || { rm -f "$RUN/$d.pid"; continue; }
+    waited=0
+    # A Worker's executors are its children; none may outlive it.
+    [ "$d" = spark-worker ] && pkill -TERM -P "$pid" 2>/dev/null || true
+    [ "$d" = regionserver ] || [ "$d" = hmaster ] || kill "$pid" 2>/dev/null || true
+    while kill -0 "$pid" 2>/dev/null && (( waited < 60 )); do sleep 1; waited=$((waited + 1)); done
+    if kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; sleep 5; kill -9 "$pid" 2>/dev/null || true; fi
+    rm -f "$RUN/$d.pid"
+    echo "  stopped the $d"
+  done
+  echo "the local cluster is stopped (data kept in $DIR)"
+}
+
+status() {
+  local d pid p any=0
+  for d in "${DAEMONS[@]}"; do
+    p=$(port_of "$d")
+    if pid=$(pid_of "$d"); then
+      any=1
+      printf '  %-13s pid %-8s %s:%s\n' "$d" "$pid" "$HOST" "$p"
+    else
+      printf '  %-13s not running\n' "$d"
+    fi
+  done
+  (( any )) || { echo "the local cluster is not running (start it with $0 start)"; return 3; }
+  cat <<TXT
+Use it:
+  HDFS          hdfs://$HOST:$NN_PORT  (web http://$HOST:$((BASE + 1)))
+  HBase         --hbase-conf $CONF   (ZooKeeper $HOST:$ZK_PORT, hbase.rootdir hdfs://$HOST:$NN_PORT/hbase)
+  Spark master  spark://$HOST:$SPARK_PORT  (web http://$HOST:$((BASE + 9)); executor logs under $DIR/spark-work)
+  a job         jobs/hbase-rekey.sh --master spark://$HOST:$SPARK_PORT COMMAND --hbase-conf $CONF ...
+TXT
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  status) status ;;
+  *) echo "usage: $0 start|stop|status   (settings: see the top of this script)" >&2; exit 2 ;;
+esac
