@@ -98,7 +98,7 @@ write_config() {
   } > "$CONF/hdfs-site.xml"
   {
     echo '<?xml version="1.0"?>'
-    echo "<!-- Written by jobs/cluster-local.sh: clients use --hbase-conf $CONF. -->"
+    echo "<!-- Written by jobs/cluster-local.sh: clients name this directory with the hbase-conf option. -->"
     echo '<configuration>'
     property hbase.cluster.distributed true
     property hbase.rootdir "hdfs://$HOST:$NN_PORT/hbase"
@@ -165,7 +165,16 @@ await() {
   done
 }
 
-hadoop_cp() { echo "$CONF:$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes"; }
+# The daemons' classpath: HDFS and HBase as their installations carry them (jobs/cluster-runtime).
+hadoop_cp() {
+  local out="$REKEY_TARGET/cluster-runtime-classpath.txt" pom="$REKEY_HOME/jobs/cluster-runtime/pom.xml"
+  if [ ! -s "$out" ] || [ "$pom" -nt "$out" ]; then
+    mkdir -p "$REKEY_TARGET"
+    (cd "$REKEY_HOME/jobs/cluster-runtime" && mvn -B -q dependency:build-classpath -Dmdep.outputFile="$out") >&2 \
+      || rekey_die "cannot resolve the cluster's runtime classpath from jobs/cluster-runtime/pom.xml"
+  fi
+  echo "$CONF:$(cat "$out")"
+}
 
 dfs_ready() {
   java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$CONF/log4j2-daemon.properties" \
@@ -176,7 +185,7 @@ worker_registered() { grep -q "Successfully registered with master" "$LOGS/spark
 
 hbase_probe() {
   java $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
-    -cp "$(hadoop_cp)" "$REKEY_MAIN" status --hbase-conf "$CONF" "$@"
+    -cp "$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" "$REKEY_MAIN" status --hbase-conf "$CONF" "$@"
 }
 
 start() {

@@ -30,9 +30,17 @@ if [ -n "${REKEY_CLUSTER:-}" ]; then
   jobs/cluster-local.sh start
   export HBASE_CONF_DIR="${REKEY_CLUSTER_DIR:-$REKEY_VAR/cluster}/conf"
   export REKEY_SPARK_OPTS="--master spark://127.0.0.1:$(( ${REKEY_CLUSTER_PORT_BASE:-20000} + 8 )) ${REKEY_SPARK_OPTS:-}"
+  # The driver binds where the Worker on 127.0.0.1 reaches it.
+  export SPARK_LOCAL_IP="${SPARK_LOCAL_IP:-127.0.0.1}"
+  where="a pseudo-distributed cluster runs on this machine (jobs/cluster-local.sh status): HDFS, HBase
+    master and region server, Spark standalone master and worker; every job went through
+    spark-submit --master spark://..., its tasks in the worker's executors, staging on HDFS"
+  stop_with="jobs/cluster-local.sh stop"
 else
   step "1/11 build (skipped when the jar is up to date) and start the local HBase"
   jobs/hbase-local.sh start
+  where="a standalone HBase runs on this machine (ZooKeeper 127.0.0.1:${REKEY_ZK_PORT:-2181}, data in var/hbase)"
+  stop_with="jobs/hbase-local.sh stop"
 fi
 
 step "2/11 generate demo:messages: $ROWS messages keyed <epoch-millis>_<sender>_<message-id>"
@@ -81,7 +89,7 @@ done
 cat <<TXT
 
 Demo done in $(( SECONDS - started )) s. What happened:
-  - a standalone HBase runs on this machine (ZooKeeper 127.0.0.1:${REKEY_ZK_PORT:-2181}, data in var/hbase)
+  - $where
   - demo:messages holds messages whose row key starts with the time, so every write goes to the
     last region: 'describe' above flags the single region and the missing compression
   - rekey copied every cell, version and timestamp into demo:messages_salted through HFiles
@@ -99,5 +107,5 @@ Demo done in $(( SECONDS - started )) s. What happened:
   - JSON results: var/demo/generate.json, describe.json, audit.json, rekey.json,
     describe-rekeyed.json, audit-rekeyed.json, index-build.json, index-lookup.json,
     generate-more.json, sync.json, verify.json
-Next: jobs/hbase-rekey.sh --help lists the commands; jobs/hbase-local.sh stop stops HBase.
+Next: jobs/hbase-rekey.sh --help lists the commands; $stop_with stops it.
 TXT

@@ -9,8 +9,9 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code jobs/spark-runtime/pom.xml} stands for the cluster's Spark: it must name the same Spark,
- * Scala and Hadoop versions the application is built against.
+ * {@code jobs/spark-runtime/pom.xml} stands for the cluster's Spark and {@code
+ * jobs/cluster-runtime/pom.xml} for its HDFS and HBase: they must name the same versions the
+ * application is built against.
  */
 class SparkRuntimePomTest {
   @Test
@@ -21,6 +22,12 @@ class SparkRuntimePomTest {
         new String[] {"spark.version", "scala.binary.version", "hadoop.version"}) {
       assertThat(property(runtime, property))
           .as("%s in jobs/spark-runtime/pom.xml", property)
+          .isEqualTo(property(main, property));
+    }
+    String cluster = Files.readString(Path.of("jobs/cluster-runtime/pom.xml"));
+    for (String property : new String[] {"hadoop.version", "hbase.version"}) {
+      assertThat(property(cluster, property))
+          .as("%s in jobs/cluster-runtime/pom.xml", property)
           .isEqualTo(property(main, property));
     }
   }
