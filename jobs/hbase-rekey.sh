@@ -20,7 +20,7 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
-  sed -n '2,17s/^# \{0,1\}//p' "$0"
+  sed -n '2,19s/^# \{0,1\}//p' "$0"
   echo
 fi
 rekey_run_job "$@"
