@@ -116,17 +116,6 @@ write_config() {
     property hbase.master.procedure.local.master.locks.timeout.ms 60000
     echo '</configuration>'
   } > "$CONF/hbase-site.xml"
-  cat > "$CONF/log4j2-daemon.properties" <<'PROPS'
-status = warn
-appender.console.type = Console
-appender.console.name = console
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = %d{ISO8601} %-5p [%t] %c{2}: %m%n
-rootLogger.level = info
-rootLogger.appenderRef.console.ref = console
-logger.zookeeper.name = org.apache.zookeeper
-logger.zookeeper.level = warn
-PROPS
   # A Spark installation as the Worker needs one to start executors: jars/ (Spark's runtime as a
   # distribution ships it, from the project's jobs/spark-runtime) and a RELEASE file. conf/ stays
   # empty, so executors log as spark-submit tells them, not as this directory would.
@@ -145,7 +134,7 @@ launch() {
   # shellcheck disable=SC2046
   SPARK_HOME="$SPARK_HOME_DIR" SPARK_SCALA_VERSION=2.12 SPARK_LOCAL_IP="$HOST" \
     nohup java -Xmx"$heap" $(rekey_jvm_flags) \
-    -Dlog4j2.configurationFile="file:$CONF/log4j2-daemon.properties" -Dhbase.log.dir="$LOGS" \
+    -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" -Dhbase.log.dir="$LOGS" \
     -cp "$cp" "$main" "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &
   echo $! > "$RUN/$name.pid"
 }
@@ -166,18 +155,10 @@ await() {
 }
 
 # The daemons' classpath: HDFS and HBase as their installations carry them (jobs/cluster-runtime).
-hadoop_cp() {
-  local out="$REKEY_TARGET/cluster-runtime-classpath.txt" pom="$REKEY_HOME/jobs/cluster-runtime/pom.xml"
-  if [ ! -s "$out" ] || [ "$pom" -nt "$out" ]; then
-    mkdir -p "$REKEY_TARGET"
-    (cd "$REKEY_HOME/jobs/cluster-runtime" && mvn -B -q dependency:build-classpath -Dmdep.outputFile="$out") >&2 \
-      || rekey_die "cannot resolve the cluster's runtime classpath from jobs/cluster-runtime/pom.xml"
-  fi
-  echo "$CONF:$(cat "$out")"
-}
+hadoop_cp() { echo "$CONF:$(rekey_resolved_classpath cluster-runtime)"; }
 
 dfs_ready() {
-  java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$CONF/log4j2-daemon.properties" \
+  java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$(hadoop_cp)" org.apache.hadoop.hdfs.tools.DFSAdmin -safemode get 2>/dev/null | grep -q "Safe mode is OFF"
 }
 
@@ -207,7 +188,7 @@ start() {
   spark_cp="$(rekey_spark_classpath)"
   echo "starting the local cluster in $DIR (logs in $LOGS)..."
   if [ ! -d "$DIR/hdfs/name/current" ]; then
-    java -Xmx"$DAEMON_HEAP" $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$CONF/log4j2-daemon.properties" \
+    java -Xmx"$DAEMON_HEAP" $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
       -cp "$cp" org.apache.hadoop.hdfs.server.namenode.NameNode -format -nonInteractive >>"$LOGS/namenode.log" 2>&1 \
       || rekey_die "formatting HDFS failed; see $LOGS/namenode.log"
   fi
@@ -236,7 +217,7 @@ stop() {
   local d pid waited
   if pid=$(pid_of hmaster); then
     # A clean shutdown flushes the region server's memstores to HFiles on HDFS.
-    java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$CONF/log4j2-daemon.properties" \
+    java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
       -cp "$(hadoop_cp)" org.apache.hadoop.hbase.master.HMaster stop --shutDownCluster >>"$LOGS/hmaster.log" 2>&1 || true
   fi
   for d in spark-worker spark-master regionserver hmaster zookeeper datanode namenode; do

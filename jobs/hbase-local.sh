@@ -66,17 +66,6 @@ write_config() {
   <property><name>hbase.master.procedure.local.master.locks.timeout.ms</name><value>60000</value></property>
 </configuration>
 XML
-  cat > "$CONF/log4j2-hbase.properties" <<PROPS
-status = warn
-appender.console.type = Console
-appender.console.name = console
-appender.console.layout.type = PatternLayout
-appender.console.layout.pattern = %d{ISO8601} %-5p [%t] %c{2}: %m%n
-rootLogger.level = info
-rootLogger.appenderRef.console.ref = console
-logger.zookeeper.name = org.apache.zookeeper
-logger.zookeeper.level = warn
-PROPS
 }
 
 client_settings() {
@@ -118,7 +107,7 @@ start() {
   # per file (see io.rekey.hbase.RenamingLocalFileSystem).
   # shellcheck disable=SC2046
   nohup java -Xmx${REKEY_HBASE_HEAP:-2g} $(rekey_jvm_flags) \
-    -Dhbase.log.dir="$LOGS" -Dlog4j2.configurationFile="file:$CONF/log4j2-hbase.properties" \
+    -Dhbase.log.dir="$LOGS" -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$CONF:$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" \
     org.apache.hadoop.hbase.master.HMaster -D fs.file.impl=io.rekey.hbase.RenamingLocalFileSystem \
     start >>"$LOG" 2>&1 < /dev/null &
@@ -156,7 +145,7 @@ stop() {
   fi
   echo "stopping local HBase (pid $pid)..."
   # A clean cluster shutdown closes regions, which flushes what is in memory to HFiles.
-  java $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$CONF/log4j2-hbase.properties" \
+  java $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$CONF:$(cat "$REKEY_TARGET/runtime-classpath.txt")" \
     org.apache.hadoop.hbase.master.HMaster stop --shutDownCluster >>"$LOG" 2>&1 || true
   local waited=0

@@ -32,17 +32,21 @@ rekey_ensure_jar() {
   (cd "$REKEY_HOME" && mvn -B -q -DskipTests package) >&2 || rekey_die "the build failed; run 'mvn -B package -DskipTests' in $REKEY_HOME to see why"
 }
 
-# Spark's own runtime classpath (Spark SQL + Hadoop client, nothing of ours), for running
-# SparkSubmit when there is no Spark installation.
-rekey_spark_classpath() {
-  local out="$REKEY_TARGET/spark-runtime-classpath.txt" pom="$REKEY_HOME/jobs/spark-runtime/pom.xml"
+# rekey_resolved_classpath NAME: the classpath of jobs/NAME/pom.xml, resolved by Maven once and
+# kept in target/NAME-classpath.txt until the pom changes.
+rekey_resolved_classpath() {
+  local out="$REKEY_TARGET/$1-classpath.txt" pom="$REKEY_HOME/jobs/$1/pom.xml"
   if [ ! -s "$out" ] || [ "$pom" -nt "$out" ]; then
     mkdir -p "$REKEY_TARGET"
-    (cd "$REKEY_HOME/jobs/spark-runtime" && mvn -B -q dependency:build-classpath -Dmdep.outputFile="$out") >&2 \
-      || rekey_die "cannot resolve Spark's runtime classpath from jobs/spark-runtime/pom.xml"
+    (cd "$REKEY_HOME/jobs/$1" && mvn -B -q dependency:build-classpath -Dmdep.outputFile="$out") >&2 \
+      || rekey_die "cannot resolve the classpath of jobs/$1/pom.xml"
   fi
   cat "$out"
 }
+
+# Spark's own runtime classpath (Spark SQL + Hadoop client, nothing of ours), for running
+# SparkSubmit when there is no Spark installation.
+rekey_spark_classpath() { rekey_resolved_classpath spark-runtime; }
 
 rekey_jvm_flags() { cat "$REKEY_TARGET/jvm-flags.txt"; }
 

@@ -9,6 +9,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -106,7 +107,7 @@ public final class RunFiles {
       user = UserGroupInformation.getCurrentUser().getShortUserName();
       FileSystem fs = staging.getFileSystem(conf);
       fs.mkdirs(staging);
-      Path probe = new Path(staging, ".write-check-" + java.util.UUID.randomUUID());
+      Path probe = new Path(staging, ".write-check-" + UUID.randomUUID());
       fs.create(probe, false).close();
       fs.delete(probe, false);
     } catch (IOException e) {
@@ -116,7 +117,7 @@ public final class RunFiles {
               + " cannot write in the staging directory "
               + staging
               + " ("
-              + e.getMessage().strip().split("\n", 2)[0]
+              + String.valueOf(e.getMessage()).strip().split("\n", 2)[0]
               + "). Nothing was done. Give --staging a directory this user can write, on the"
               + " filesystem of hbase.rootdir, or have this one made writable");
     }

@@ -154,21 +154,7 @@ class ClusterPipelineIT {
                 dir.resolve("audit-" + mode).toString()));
     counts.put("audit rows", audit.at("/totals/rows").asLong());
     counts.put("audit cells", audit.at("/totals/cells").asLong());
-    JsonNode rekey =
-        ok(
-            job(
-                master,
-                "rekey",
-                "--source",
-                "it:messages",
-                "--target",
-                "it:" + mode + "_salted",
-                "--source-key",
-                SOURCE_KEY,
-                "--target-key",
-                TARGET_KEY,
-                "--max-rejects",
-                "0"));
+    JsonNode rekey = ok(job(master, copy("rekey", mode, "--max-rejects", "0")));
     assertThat(rekey.at("/plan/runDir").asText())
         .as("default staging on the cluster's HDFS, per user")
         .startsWith(
@@ -178,19 +164,7 @@ class ClusterPipelineIT {
     counts.put("rekey cells read", rekey.get("cellsRead").asLong());
     counts.put("rekey cells written", rekey.get("cellsWritten").asLong());
     counts.put("rekey verify", rekey.at("/verify/matches").asBoolean());
-    JsonNode verify =
-        ok(
-            job(
-                master,
-                "verify",
-                "--source",
-                "it:messages",
-                "--target",
-                "it:" + mode + "_salted",
-                "--source-key",
-                SOURCE_KEY,
-                "--target-key",
-                TARGET_KEY));
+    JsonNode verify = ok(job(master, copy("verify", mode)));
     counts.put("verify", verify.get("matches").asBoolean());
     counts.put("verify cells", verify.get("sourceCells").asLong());
     JsonNode build = ok(job(master, "index", "build", "--def", definition(mode).toString()));
@@ -213,6 +187,24 @@ class ClusterPipelineIT {
         ok(job(master, "index", "lookup", "--def", def, "--value", "user00000", "--check-source"));
     counts.put("lookup entries", lookup.get("entries").asLong());
     return counts;
+  }
+
+  /** {@code command} from it:messages to it:MODE_salted through the test's key mapping. */
+  private static String[] copy(String command, String mode, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                command,
+                "--source",
+                "it:messages",
+                "--target",
+                "it:" + mode + "_salted",
+                "--source-key",
+                SOURCE_KEY,
+                "--target-key",
+                TARGET_KEY));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
   }
 
   private static Path definition(String mode) throws IOException {
