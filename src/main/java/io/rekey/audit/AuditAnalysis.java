@@ -1,11 +1,11 @@
 package io.rekey.audit;
 
-import io.rekey.describe.FamilyDescription;
-import io.rekey.describe.Finding;
-import io.rekey.describe.TableDescription;
+import io.rekey.common.Finding;
 import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyLayout;
 import io.rekey.keys.KeyReject;
+import io.rekey.schema.FamilyDescription;
+import io.rekey.schema.TableDescription;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

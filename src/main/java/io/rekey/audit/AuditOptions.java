@@ -1,13 +1,14 @@
 package io.rekey.audit;
 
 import io.rekey.hbase.ReadOptions;
-import io.rekey.hbase.TableInspector;
 import io.rekey.keys.KeyLayout;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.LayoutException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.SharedOptions;
+import io.rekey.schema.TableInspector;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,12 +117,7 @@ public record AuditOptions(
               100,
               1_000_000)
           .withDefault(32_768L);
-  public static final OptionDef<String> STAGING =
-      OptionDef.text(
-          "staging",
-          "DIR",
-          "where the snapshot is restored for reading (default: /user/USER/hbase-staging/rekey"
-              + " on hbase.rootdir's filesystem; rekey-staging next to a local hbase.rootdir)");
+  public static final OptionDef<String> STAGING = SharedOptions.STAGING;
   public static final OptionDef<Long> BATCH = ReadOptions.BATCH;
 
   /** Every option of {@code audit}, in usage order. */

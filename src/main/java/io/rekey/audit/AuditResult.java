@@ -1,6 +1,6 @@
 package io.rekey.audit;
 
-import io.rekey.describe.Finding;
+import io.rekey.common.Finding;
 import java.util.List;
 
 /**

@@ -1,11 +1,11 @@
 package io.rekey.audit;
 
-import io.rekey.Sizes;
-import io.rekey.describe.DesignRules;
-import io.rekey.describe.FamilyDescription;
-import io.rekey.describe.Finding;
-import io.rekey.describe.Severity;
-import io.rekey.describe.TableDescription;
+import io.rekey.common.Finding;
+import io.rekey.common.Severity;
+import io.rekey.common.Sizes;
+import io.rekey.schema.DesignRules;
+import io.rekey.schema.FamilyDescription;
+import io.rekey.schema.TableDescription;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -42,8 +42,8 @@ interface Command<O> {
   O typed(OptionValues values);
 
   /**
-   * Runs the command. Throws {@link io.rekey.RekeyException} for failures the user can act on and
-   * {@link io.rekey.options.InvalidOptionException} for option values that cannot be used.
+   * Runs the command. Throws {@link io.rekey.common.RekeyException} for failures the user can act
+   * on and {@link io.rekey.options.InvalidOptionException} for option values that cannot be used.
    */
   ExitCode run(O options, CommandContext context) throws Exception;
 }

@@ -1,7 +1,7 @@
 package io.rekey.cli;
 
+import io.rekey.common.Json;
 import io.rekey.hbase.HBaseSettings;
-import io.rekey.report.Json;
 import java.io.PrintStream;
 import java.nio.file.Path;
 

@@ -8,6 +8,7 @@ import io.rekey.keys.ScanPlanner;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import io.rekey.rekey.RekeyOptions;
 import io.rekey.report.LayoutText;
@@ -19,8 +20,8 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /** {@code layout}: try a key design on real keys, without a cluster. */
 final class LayoutCommand implements Command<LayoutCommand.Options> {
-  static final OptionDef<String> SOURCE_KEY = RekeyOptions.SOURCE_KEY;
-  static final OptionDef<String> TARGET_KEY = RekeyOptions.TARGET_KEY;
+  static final OptionDef<String> SOURCE_KEY = SharedOptions.SOURCE_KEY;
+  static final OptionDef<String> TARGET_KEY = SharedOptions.TARGET_KEY;
   static final OptionDef<String> KEY =
       OptionDef.text("key", "OLDKEY", "an old key to map (\\xNN for binary bytes); repeatable")
           .repeatable();
@@ -132,7 +133,7 @@ final class LayoutCommand implements Command<LayoutCommand.Options> {
       preview =
           LayoutPreview.of(o.mapping(), o.keys(), o.columns(), o.regions(), o.equal(), o.ranges());
     } catch (LayoutException e) {
-      throw new io.rekey.RekeyException("layout: " + e.getMessage());
+      throw new io.rekey.common.RekeyException("layout: " + e.getMessage());
     }
     context.emit(LayoutText.render(preview), preview);
     return ExitCode.OK;

@@ -1,6 +1,6 @@
 package io.rekey.cli;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.RunLockedException;
 import io.rekey.options.InvalidOptionException;

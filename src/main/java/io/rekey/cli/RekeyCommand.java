@@ -1,6 +1,6 @@
 package io.rekey.cli;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.SparkSessions;
 import io.rekey.options.OptionDef;

@@ -1,6 +1,8 @@
 package io.rekey.describe;
 
-import io.rekey.hbase.TableInspector;
+import io.rekey.schema.DesignRules;
+import io.rekey.schema.TableDescription;
+import io.rekey.schema.TableInspector;
 import org.apache.hadoop.hbase.client.Connection;
 
 /** Describes a table and runs the design checks on it. Reads metadata only: no Spark, no scan. */

@@ -1,8 +1,8 @@
 package io.rekey.describe;
 
-import io.rekey.hbase.TableInspector;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.schema.TableInspector;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
 

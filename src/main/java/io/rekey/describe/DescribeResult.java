@@ -1,5 +1,7 @@
 package io.rekey.describe;
 
+import io.rekey.common.Finding;
+import io.rekey.schema.TableDescription;
 import java.util.List;
 
 /**

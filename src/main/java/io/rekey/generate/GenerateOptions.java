@@ -1,9 +1,9 @@
 package io.rekey.generate;
 
-import io.rekey.hbase.TableInspector;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.schema.TableInspector;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;

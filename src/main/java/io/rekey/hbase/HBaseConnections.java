@@ -1,6 +1,6 @@
 package io.rekey.hbase;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

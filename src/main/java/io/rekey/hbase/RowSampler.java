@@ -1,6 +1,6 @@
 package io.rekey.hbase;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import java.io.IOException;
 import java.util.function.Consumer;
 import org.apache.hadoop.hbase.TableName;

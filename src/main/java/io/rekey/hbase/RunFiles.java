@@ -1,6 +1,6 @@
 package io.rekey.hbase;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.options.InvalidOptionException;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package io.rekey.hbase;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.options.OptionDef;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

@@ -1,6 +1,6 @@
 package io.rekey.hbase;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 
 /**
  * Another run holds the lock of the table this run would write, so this one did nothing. A

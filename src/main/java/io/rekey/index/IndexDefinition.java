@@ -1,10 +1,10 @@
 package io.rekey.index;
 
-import io.rekey.hbase.TableInspector;
 import io.rekey.keys.LayoutException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.schema.TableInspector;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.rekey.index;
 
-import io.rekey.RekeyException;
+import io.rekey.common.Json;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
@@ -8,7 +9,6 @@ import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableRead;
 import io.rekey.options.OptionDef;
-import io.rekey.report.Json;
 import io.rekey.write.BulkLoader;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.rekey.index;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.RejectLimit;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;

@@ -1,6 +1,6 @@
 package io.rekey.index;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyRange;
 import io.rekey.keys.KeyReject;

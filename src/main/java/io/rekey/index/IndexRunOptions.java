@@ -6,8 +6,8 @@ import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
-import io.rekey.rekey.RekeyOptions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,7 +51,7 @@ public record IndexRunOptions(
           Write.class,
           Write.PUTS);
 
-  public static final OptionDef<String> STAGING = RekeyOptions.STAGING;
+  public static final OptionDef<String> STAGING = SharedOptions.STAGING;
   public static final OptionDef<Long> MAX_REJECTS =
       OptionDef.number(
               "max-rejects",

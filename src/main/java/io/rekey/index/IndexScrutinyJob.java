@@ -1,5 +1,6 @@
 package io.rekey.index;
 
+import io.rekey.common.Json;
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
@@ -9,7 +10,6 @@ import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.hbase.TableRead;
 import io.rekey.keys.KeyReject;
-import io.rekey.report.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

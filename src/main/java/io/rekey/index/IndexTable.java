@@ -1,6 +1,6 @@
 package io.rekey.index;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.index.IndexDefinition.Column;

@@ -1,6 +1,6 @@
 package io.rekey.rekey;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.CellVisibility;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.ProgressReporter;

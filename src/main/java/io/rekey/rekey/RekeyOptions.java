@@ -4,12 +4,12 @@ import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.hbase.TableInspector;
 import io.rekey.keys.KeyMapping;
-import io.rekey.keys.LayoutException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.SharedOptions;
+import io.rekey.schema.TableInspector;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
 
@@ -51,34 +51,16 @@ public record RekeyOptions(
     String stateTable,
     boolean breakLock,
     long safetyLagMillis) {
-  public static final OptionDef<String> SOURCE =
-      OptionDef.text("source", "NS:TABLE", "the table to copy").required();
-  public static final OptionDef<String> TARGET =
-      OptionDef.text("target", "NS:TABLE", "the table to write (created pre-split when missing)")
-          .required();
-  public static final OptionDef<String> SOURCE_KEY =
-      OptionDef.text("source-key", "SPEC", "how the old row key is made (see README)").required();
-  public static final OptionDef<String> TARGET_KEY =
-      OptionDef.text("target-key", "SPEC", "how to build the new row key").required();
+  public static final OptionDef<String> SOURCE = SharedOptions.SOURCE;
+  public static final OptionDef<String> TARGET = SharedOptions.TARGET;
+  public static final OptionDef<String> SOURCE_KEY = SharedOptions.SOURCE_KEY;
+  public static final OptionDef<String> TARGET_KEY = SharedOptions.TARGET_KEY;
   public static final OptionDef<Boolean> SNAPSHOT = ReadOptions.SNAPSHOT;
   public static final OptionDef<Boolean> LIVE_SCAN = ReadOptions.LIVE_SCAN;
   public static final OptionDef<Boolean> KEEP_SNAPSHOT =
       OptionDef.flag("keep-snapshot", "keep the snapshot taken of the source after the job");
-  public static final OptionDef<String> STAGING =
-      OptionDef.text(
-          "staging",
-          "DIR",
-          "directory for run files and HFiles on the cluster's filesystem, checked for write"
-              + " access first (default: /user/USER/hbase-staging/rekey, HBase's hbase.fs.tmp.dir,"
-              + " on hbase.rootdir's filesystem; rekey-staging next to a local hbase.rootdir)");
-  public static final OptionDef<Long> MAX_REJECTS =
-      OptionDef.number(
-              "max-rejects",
-              "N",
-              "stop before loading when more rows than this cannot be mapped",
-              0,
-              Long.MAX_VALUE)
-          .withDefault(0L);
+  public static final OptionDef<String> STAGING = SharedOptions.STAGING;
+  public static final OptionDef<Long> MAX_REJECTS = SharedOptions.MAX_REJECTS;
   public static final OptionDef<Boolean> DRY_RUN =
       OptionDef.flag("dry-run", "print the plan (sample keys, regions) and touch nothing");
   public static final OptionDef<Boolean> NO_VERIFY =
@@ -114,11 +96,7 @@ public record RekeyOptions(
           "let a layout that is not injective merge old rows that get the same new key");
   public static final OptionDef<Long> BATCH = ReadOptions.BATCH;
 
-  public static final OptionDef<Boolean> RAW =
-      OptionDef.flag(
-          "raw",
-          "also copy delete markers and the cells they hide (a raw scan), so the target masks"
-              + " exactly what the source masks");
+  public static final OptionDef<Boolean> RAW = SharedOptions.RAW;
 
   public static final OptionDef<Boolean> CREATE_NAMESPACE = TableAdmin.CREATE_NAMESPACE;
 
@@ -186,14 +164,6 @@ public record RekeyOptions(
 
   /** Parses both key specs; a bad one is an option error naming its option and column. */
   public static KeyMapping mapping(String sourceSpec, String targetSpec) {
-    try {
-      return KeyMapping.parse(sourceSpec, targetSpec);
-    } catch (LayoutException e) {
-      boolean source = "source key".equals(e.side());
-      throw InvalidOptionException.of(
-          source ? SOURCE_KEY.name() : TARGET_KEY.name(),
-          source ? sourceSpec : targetSpec,
-          "cannot be used: " + e.problemAndColumn());
-    }
+    return SharedOptions.mapping(sourceSpec, targetSpec);
   }
 }

@@ -1,6 +1,6 @@
 package io.rekey.rekey;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.RowSampler;
 import io.rekey.hbase.RunFiles;

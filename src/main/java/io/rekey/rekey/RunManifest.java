@@ -1,8 +1,8 @@
 package io.rekey.rekey;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rekey.common.Json;
 import io.rekey.hbase.RunFiles;
-import io.rekey.report.Json;
 import io.rekey.write.BulkLoader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,7 @@
 package io.rekey.rekey;
 
-import io.rekey.RekeyException;
+import io.rekey.common.Json;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.RejectLimit;
 import io.rekey.hbase.RunFiles;
@@ -10,7 +11,6 @@ import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.SparkCores;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.report.Json;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;

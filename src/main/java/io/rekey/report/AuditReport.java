@@ -1,7 +1,8 @@
 package io.rekey.report;
 
-import io.rekey.RekeyException;
 import io.rekey.audit.AuditResult;
+import io.rekey.common.Json;
+import io.rekey.common.RekeyException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package io.rekey.report;
 
-import io.rekey.Sizes;
 import io.rekey.audit.AuditResult;
-import io.rekey.describe.Finding;
+import io.rekey.common.Finding;
+import io.rekey.common.Sizes;
 import java.time.Instant;
 import java.util.Locale;
 

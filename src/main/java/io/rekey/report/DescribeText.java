@@ -1,10 +1,10 @@
 package io.rekey.report;
 
-import io.rekey.Sizes;
+import io.rekey.common.Finding;
+import io.rekey.common.Sizes;
 import io.rekey.describe.DescribeResult;
-import io.rekey.describe.FamilyDescription;
-import io.rekey.describe.Finding;
-import io.rekey.describe.RegionDescription;
+import io.rekey.schema.FamilyDescription;
+import io.rekey.schema.RegionDescription;
 
 /** The human-readable form of a {@link DescribeResult}. */
 public final class DescribeText {

@@ -1,6 +1,6 @@
 package io.rekey.report;
 
-import io.rekey.Sizes;
+import io.rekey.common.Sizes;
 import io.rekey.generate.GenerateResult;
 import java.time.Instant;
 

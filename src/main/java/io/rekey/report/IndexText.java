@@ -1,6 +1,6 @@
 package io.rekey.report;
 
-import io.rekey.Sizes;
+import io.rekey.common.Sizes;
 import io.rekey.index.IndexLookup;
 import io.rekey.index.IndexRunResult;
 import io.rekey.index.IndexScrutinyResult;

@@ -1,6 +1,6 @@
 package io.rekey.report;
 
-import io.rekey.Sizes;
+import io.rekey.common.Sizes;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.keys.KeyText;
 import io.rekey.rekey.RekeyPlan;

@@ -1,12 +1,12 @@
 package io.rekey.verify;
 
 import io.rekey.hbase.ReadOptions;
-import io.rekey.hbase.TableInspector;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
-import io.rekey.rekey.RekeyOptions;
+import io.rekey.schema.TableInspector;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
 
@@ -35,27 +35,27 @@ public record VerifyOptions(
   /** Every option of {@code verify}: rekey's table, key and read options. */
   public static List<OptionDef<?>> declared() {
     return List.of(
-        RekeyOptions.SOURCE,
-        RekeyOptions.TARGET,
-        RekeyOptions.SOURCE_KEY,
-        RekeyOptions.TARGET_KEY,
-        RekeyOptions.SNAPSHOT,
-        RekeyOptions.LIVE_SCAN,
-        RekeyOptions.BATCH,
-        RekeyOptions.RAW,
+        SharedOptions.SOURCE,
+        SharedOptions.TARGET,
+        SharedOptions.SOURCE_KEY,
+        SharedOptions.TARGET_KEY,
+        ReadOptions.SNAPSHOT,
+        ReadOptions.LIVE_SCAN,
+        ReadOptions.BATCH,
+        SharedOptions.RAW,
         UNTIL);
   }
 
   public static VerifyOptions from(OptionValues values) {
     boolean liveScan = ReadOptions.liveScan(values);
     return new VerifyOptions(
-        TableInspector.tableName(RekeyOptions.SOURCE.name(), values.get(RekeyOptions.SOURCE)),
-        TableInspector.tableName(RekeyOptions.TARGET.name(), values.get(RekeyOptions.TARGET)),
-        RekeyOptions.mapping(
-            values.get(RekeyOptions.SOURCE_KEY), values.get(RekeyOptions.TARGET_KEY)),
+        TableInspector.tableName(SharedOptions.SOURCE.name(), values.get(SharedOptions.SOURCE)),
+        TableInspector.tableName(SharedOptions.TARGET.name(), values.get(SharedOptions.TARGET)),
+        SharedOptions.mapping(
+            values.get(SharedOptions.SOURCE_KEY), values.get(SharedOptions.TARGET_KEY)),
         liveScan,
-        values.get(RekeyOptions.BATCH).intValue(),
-        values.get(RekeyOptions.RAW),
+        values.get(ReadOptions.BATCH).intValue(),
+        values.get(SharedOptions.RAW),
         values.get(UNTIL) == null ? null : Times.parse(UNTIL.name(), values.get(UNTIL)));
   }
 }

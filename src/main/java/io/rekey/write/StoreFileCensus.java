@@ -1,6 +1,6 @@
 package io.rekey.write;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;

@@ -2,12 +2,12 @@ package io.rekey.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rekey.describe.FamilyDescription;
-import io.rekey.describe.Finding;
-import io.rekey.describe.RegionDescription;
-import io.rekey.describe.TableDescription;
+import io.rekey.common.Finding;
 import io.rekey.keys.KeyLayout;
 import io.rekey.keys.KeyText;
+import io.rekey.schema.FamilyDescription;
+import io.rekey.schema.RegionDescription;
+import io.rekey.schema.TableDescription;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

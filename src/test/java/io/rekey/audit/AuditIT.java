@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rekey.cli.ExitCode;
-import io.rekey.describe.Finding;
+import io.rekey.common.Finding;
+import io.rekey.common.Json;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.keys.Murmur3;
 import io.rekey.options.OptionValues;
 import io.rekey.report.AuditReport;
-import io.rekey.report.Json;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;

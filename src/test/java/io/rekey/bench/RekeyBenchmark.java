@@ -1,6 +1,7 @@
 package io.rekey.bench;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
+import io.rekey.common.Json;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.hbase.ShippedConfiguration;
@@ -14,7 +15,6 @@ import io.rekey.options.OptionValues;
 import io.rekey.rekey.RekeyJob;
 import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.RekeyResult;
-import io.rekey.report.Json;
 import java.io.IOException;
 import java.io.Serializable;
 import java.lang.management.GarbageCollectorMXBean;

@@ -3,7 +3,7 @@ package io.rekey.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rekey.report.Json;
+import io.rekey.common.Json;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;

@@ -2,7 +2,7 @@ package io.rekey.hbase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import java.io.IOException;
 import java.net.ConnectException;
 import org.apache.hadoop.hbase.client.RetriesExhaustedException;

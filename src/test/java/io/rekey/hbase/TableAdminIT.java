@@ -3,7 +3,7 @@ package io.rekey.hbase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.testing.MiniHBase;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

@@ -15,7 +15,7 @@ import static io.rekey.index.IndexIT.scrutiny;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;

@@ -3,8 +3,8 @@ package io.rekey.index;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rekey.RekeyException;
 import io.rekey.cli.ExitCode;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.RunState;
 import io.rekey.options.OptionValues;

@@ -11,7 +11,7 @@ import static io.rekey.rekey.RekeyIT.options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.RefuseBulkLoads;
 import io.rekey.testing.TestTables;

@@ -71,7 +71,7 @@ class RegionServerRestartIT extends OnMiniCluster {
     RunManifest loaded;
     try {
       loaded = job.commit(written);
-    } catch (io.rekey.RekeyException stoppedClearly) {
+    } catch (io.rekey.common.RekeyException stoppedClearly) {
       // Stopping with a clear line is allowed too; the same command then completes.
       assertThat(stoppedClearly.getMessage()).contains("rerun the same command");
       FaultHook.set(null);

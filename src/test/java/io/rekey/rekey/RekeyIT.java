@@ -3,7 +3,7 @@ package io.rekey.rekey;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;

@@ -10,7 +10,7 @@ import static io.rekey.rekey.RekeyIT.options;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rekey.RekeyException;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLockedException;
 import io.rekey.options.InvalidOptionException;

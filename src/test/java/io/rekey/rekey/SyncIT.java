@@ -5,8 +5,8 @@ import static io.rekey.rekey.RekeyIT.connection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rekey.RekeyException;
 import io.rekey.cli.ExitCode;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunLockedException;

@@ -1,4 +1,4 @@
-package io.rekey.describe;
+package io.rekey.common;
 
 /** How much a finding matters, from a note to something that will hurt. */
 public enum Severity {

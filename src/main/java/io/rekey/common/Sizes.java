@@ -1,4 +1,4 @@
-package io.rekey;
+package io.rekey.common;
 
 /** Byte counts for people: {@code 1.5 MiB}. */
 public final class Sizes {

@@ -1,4 +1,4 @@
-package io.rekey.describe;
+package io.rekey.schema;
 
 import io.rekey.keys.KeyText;
 

@@ -1,4 +1,4 @@
-package io.rekey.describe;
+package io.rekey.common;
 
 /**
  * One design check that fired: what, how bad, the numbers behind it, and what to change.

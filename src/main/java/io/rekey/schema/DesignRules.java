@@ -1,6 +1,8 @@
-package io.rekey.describe;
+package io.rekey.schema;
 
-import io.rekey.Sizes;
+import io.rekey.common.Finding;
+import io.rekey.common.Severity;
+import io.rekey.common.Sizes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

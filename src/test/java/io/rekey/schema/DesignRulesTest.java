@@ -1,7 +1,9 @@
-package io.rekey.describe;
+package io.rekey.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.common.Finding;
+import io.rekey.common.Severity;
 import io.rekey.keys.KeyText;
 import java.util.ArrayList;
 import java.util.List;

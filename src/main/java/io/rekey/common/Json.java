@@ -1,9 +1,8 @@
-package io.rekey.report;
+package io.rekey.common;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.rekey.RekeyException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.rekey.describe;
+package io.rekey.schema;
 
 /**
  * A column family's settings as HBase reports them.

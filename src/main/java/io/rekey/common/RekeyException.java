@@ -1,4 +1,4 @@
-package io.rekey;
+package io.rekey.common;
 
 /**
  * A failure the user can act on: the message names what failed, on which table or file, and what to

@@ -1,9 +1,6 @@
-package io.rekey.hbase;
+package io.rekey.schema;
 
-import io.rekey.RekeyException;
-import io.rekey.describe.FamilyDescription;
-import io.rekey.describe.RegionDescription;
-import io.rekey.describe.TableDescription;
+import io.rekey.common.RekeyException;
 import io.rekey.keys.KeyText;
 import java.io.IOException;
 import java.util.ArrayList;

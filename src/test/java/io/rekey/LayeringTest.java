@@ -1,0 +1,126 @@
+package io.rekey;
+
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packages' layering, written down once; every arrow points down.
+ *
+ * <pre>
+ * cli                                   the only place that parses a command line and exits
+ * report                                text, JSON and HTML of the jobs' results
+ * audit describe generate index rekey   the jobs: never one another
+ * verify                                the comparison rekey, sync and the verify command share
+ * write                                 the one write engine
+ * schema   hbase                        a table's description and design rules; HBase and Spark edge
+ * keys options common                   pure foundations: key codecs, typed options, shared pieces
+ * </pre>
+ */
+class LayeringTest {
+  private static JavaClasses main;
+
+  @BeforeAll
+  static void importMainClasses() {
+    main =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("io.rekey");
+  }
+
+  @Test
+  void everyArrowPointsDown() {
+    layeredArchitecture()
+        .consideringOnlyDependenciesInAnyPackage("io.rekey..")
+        .layer("cli")
+        .definedBy("io.rekey.cli..")
+        .layer("report")
+        .definedBy("io.rekey.report..")
+        .layer("jobs")
+        .definedBy(
+            "io.rekey.audit..",
+            "io.rekey.describe..",
+            "io.rekey.generate..",
+            "io.rekey.index..",
+            "io.rekey.rekey..")
+        .layer("verify")
+        .definedBy("io.rekey.verify..")
+        .layer("write")
+        .definedBy("io.rekey.write..")
+        .layer("schema")
+        .definedBy("io.rekey.schema..")
+        .layer("hbase")
+        .definedBy("io.rekey.hbase..")
+        .layer("foundation")
+        .definedBy("io.rekey.keys..", "io.rekey.options..", "io.rekey.common..")
+        .whereLayer("cli")
+        .mayNotBeAccessedByAnyLayer()
+        .whereLayer("report")
+        .mayOnlyBeAccessedByLayers("cli")
+        .whereLayer("jobs")
+        .mayOnlyBeAccessedByLayers("cli", "report")
+        .whereLayer("verify")
+        .mayOnlyBeAccessedByLayers("cli", "report", "jobs")
+        .whereLayer("write")
+        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify")
+        .whereLayer("schema")
+        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify", "write")
+        .whereLayer("hbase")
+        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify", "write")
+        .check(main);
+  }
+
+  @Test
+  void theJobsDoNotReachIntoOneAnother() {
+    slices()
+        .matching("io.rekey.(audit|describe|generate|index|rekey)..")
+        .should()
+        .notDependOnEachOther()
+        .check(main);
+  }
+
+  @Test
+  void theFoundationsDependOnNothingAboveThem() {
+    classes()
+        .that()
+        .resideInAnyPackage("io.rekey.keys..", "io.rekey.options..", "io.rekey.common..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideOutsideOfPackages(
+            "io.rekey.cli..",
+            "io.rekey.report..",
+            "io.rekey.audit..",
+            "io.rekey.describe..",
+            "io.rekey.generate..",
+            "io.rekey.index..",
+            "io.rekey.rekey..",
+            "io.rekey.verify..",
+            "io.rekey.write..",
+            "io.rekey.schema..",
+            "io.rekey.hbase..")
+        .check(main);
+  }
+
+  /**
+   * The key codecs use the JDK and HBase's Bytes only, so applications can use them as a library.
+   */
+  @Test
+  void theKeyCodecsArePure() {
+    classes()
+        .that()
+        .resideInAPackage("io.rekey.keys..")
+        .should()
+        .onlyDependOnClassesThat(
+            resideInAnyPackage("java..", "io.rekey.keys..")
+                .or(name("org.apache.hadoop.hbase.util.Bytes")))
+        .check(main);
+  }
+}
