@@ -22,7 +22,8 @@ import org.junit.jupiter.api.Test;
  * verify                                the comparison rekey, sync and the verify command share
  * write                                 the one write engine
  * schema   hbase                        a table's description and design rules; HBase and Spark edge
- * keys options common                   pure foundations: key codecs, typed options, shared pieces
+ * keys sketch options common            pure foundations: key codecs, generic sketches, typed options,
+ *                                       shared pieces
  * </pre>
  */
 class LayeringTest {
@@ -60,7 +61,8 @@ class LayeringTest {
         .layer("hbase")
         .definedBy("io.rekey.hbase..")
         .layer("foundation")
-        .definedBy("io.rekey.keys..", "io.rekey.options..", "io.rekey.common..")
+        .definedBy(
+            "io.rekey.keys..", "io.rekey.sketch..", "io.rekey.options..", "io.rekey.common..")
         .whereLayer("cli")
         .mayNotBeAccessedByAnyLayer()
         .whereLayer("report")
@@ -91,7 +93,8 @@ class LayeringTest {
   void theFoundationsDependOnNothingAboveThem() {
     classes()
         .that()
-        .resideInAnyPackage("io.rekey.keys..", "io.rekey.options..", "io.rekey.common..")
+        .resideInAnyPackage(
+            "io.rekey.keys..", "io.rekey.sketch..", "io.rekey.options..", "io.rekey.common..")
         .should()
         .onlyDependOnClassesThat()
         .resideOutsideOfPackages(
@@ -121,6 +124,18 @@ class LayeringTest {
         .onlyDependOnClassesThat(
             resideInAnyPackage("java..", "io.rekey.keys..")
                 .or(name("org.apache.hadoop.hbase.util.Bytes")))
+        .check(main);
+  }
+
+  /** The sketches know nothing of HBase or Spark: the JDK and Apache DataSketches only. */
+  @Test
+  void theSketchesArePure() {
+    classes()
+        .that()
+        .resideInAPackage("io.rekey.sketch..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "io.rekey.sketch..", "org.apache.datasketches..")
         .check(main);
   }
 }

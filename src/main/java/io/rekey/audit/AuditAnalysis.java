@@ -6,6 +6,8 @@ import io.rekey.keys.KeyLayout;
 import io.rekey.keys.KeyReject;
 import io.rekey.schema.FamilyDescription;
 import io.rekey.schema.TableDescription;
+import io.rekey.sketch.Quantiles;
+import io.rekey.sketch.Weighted;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

@@ -1,6 +1,8 @@
 package io.rekey.audit;
 
 import io.rekey.common.Finding;
+import io.rekey.sketch.Distribution;
+import io.rekey.sketch.Weighted;
 import java.util.List;
 
 /**

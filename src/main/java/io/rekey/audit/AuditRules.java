@@ -6,6 +6,7 @@ import io.rekey.common.Sizes;
 import io.rekey.schema.DesignRules;
 import io.rekey.schema.FamilyDescription;
 import io.rekey.schema.TableDescription;
+import io.rekey.sketch.Weighted;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

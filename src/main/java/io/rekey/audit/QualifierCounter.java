@@ -1,5 +1,8 @@
 package io.rekey.audit;
 
+import io.rekey.sketch.Distinct;
+import io.rekey.sketch.Frequent;
+import io.rekey.sketch.Weighted;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
 package io.rekey.audit;
 
+import io.rekey.sketch.BottomK;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;

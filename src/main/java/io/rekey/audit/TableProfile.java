@@ -2,6 +2,14 @@ package io.rekey.audit;
 
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.KeyReject;
+import io.rekey.sketch.BottomK;
+import io.rekey.sketch.Distinct;
+import io.rekey.sketch.LogHistogram;
+import io.rekey.sketch.Quantiles;
+import io.rekey.sketch.SharedThresholds;
+import io.rekey.sketch.SmallCounts;
+import io.rekey.sketch.TopK;
+import io.rekey.sketch.UnsyncedBytes;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;

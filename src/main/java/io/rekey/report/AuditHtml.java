@@ -1,11 +1,11 @@
 package io.rekey.report;
 
 import io.rekey.audit.AuditResult;
-import io.rekey.audit.Distribution;
 import io.rekey.audit.Samples;
-import io.rekey.audit.Weighted;
 import io.rekey.common.Finding;
 import io.rekey.common.Sizes;
+import io.rekey.sketch.Distribution;
+import io.rekey.sketch.Weighted;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;

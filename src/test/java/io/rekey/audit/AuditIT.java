@@ -10,6 +10,7 @@ import io.rekey.hbase.HBaseConnections;
 import io.rekey.keys.Murmur3;
 import io.rekey.options.OptionValues;
 import io.rekey.report.AuditReport;
+import io.rekey.sketch.Weighted;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;

@@ -3,6 +3,14 @@ package io.rekey.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.rekey.sketch.BottomK;
+import io.rekey.sketch.ByteArena;
+import io.rekey.sketch.Distinct;
+import io.rekey.sketch.Distribution;
+import io.rekey.sketch.Frequent;
+import io.rekey.sketch.Quantiles;
+import io.rekey.sketch.TopK;
+import io.rekey.sketch.Weighted;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;

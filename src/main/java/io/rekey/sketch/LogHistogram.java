@@ -1,4 +1,4 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -10,7 +10,7 @@ import java.util.List;
  * shift and an increment, cheap enough for every cell of a table; quantiles are within 1.6% of the
  * true value, min and max are exact, and merging adds the counts.
  */
-final class LogHistogram implements Serializable {
+public final class LogHistogram implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final int EXACT = 128;
   private static final int SUB_BITS = 6;
@@ -23,7 +23,7 @@ final class LogHistogram implements Serializable {
   private long min = Long.MAX_VALUE;
   private long max = Long.MIN_VALUE;
 
-  void update(long value) {
+  public void update(long value) {
     long v = Math.max(0, value);
     counts[index(v)]++;
     n++;
@@ -35,7 +35,7 @@ final class LogHistogram implements Serializable {
     }
   }
 
-  static int index(long v) {
+  public static int index(long v) {
     if (v < EXACT) {
       return (int) v;
     }
@@ -45,7 +45,7 @@ final class LogHistogram implements Serializable {
   }
 
   /** The smallest value of bucket {@code index}. */
-  static long lowest(int index) {
+  public static long lowest(int index) {
     if (index < EXACT) {
       return index;
     }
@@ -54,7 +54,7 @@ final class LogHistogram implements Serializable {
     return ((long) SUB + sub) << (exp - SUB_BITS);
   }
 
-  LogHistogram merge(LogHistogram other) {
+  public LogHistogram merge(LogHistogram other) {
     for (int i = 0; i < BUCKETS; i++) {
       counts[i] += other.counts[i];
     }
@@ -64,11 +64,11 @@ final class LogHistogram implements Serializable {
     return this;
   }
 
-  long n() {
+  public long n() {
     return n;
   }
 
-  double quantile(double q) {
+  public double quantile(double q) {
     long rank = Math.max(1, (long) Math.ceil(q * n));
     long seen = 0;
     for (int i = 0; i < BUCKETS; i++) {
@@ -81,7 +81,7 @@ final class LogHistogram implements Serializable {
   }
 
   /** Quantiles and a histogram of at most {@code bins} equal-width bins between min and max. */
-  Distribution summary(int bins) {
+  public Distribution summary(int bins) {
     if (n == 0) {
       return new Distribution(0, 0, 0, 0, 0, 0, List.of());
     }

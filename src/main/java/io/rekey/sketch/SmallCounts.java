@@ -1,4 +1,4 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -10,14 +10,14 @@ import java.util.List;
  * the larger values. Counting is an array increment, which matters for a measure taken for every
  * row or column of a table.
  */
-final class SmallCounts implements Serializable {
+public final class SmallCounts implements Serializable {
   private static final long serialVersionUID = 1L;
-  static final int EXACT_BELOW = 256;
+  public static final int EXACT_BELOW = 256;
 
   private final long[] counts = new long[EXACT_BELOW];
   private final Quantiles large = new Quantiles();
 
-  void update(long value) {
+  public void update(long value) {
     if (value >= 0 && value < EXACT_BELOW) {
       counts[(int) value]++;
     } else {
@@ -25,7 +25,7 @@ final class SmallCounts implements Serializable {
     }
   }
 
-  SmallCounts merge(SmallCounts other) {
+  public SmallCounts merge(SmallCounts other) {
     for (int i = 0; i < EXACT_BELOW; i++) {
       counts[i] += other.counts[i];
     }
@@ -33,7 +33,7 @@ final class SmallCounts implements Serializable {
     return this;
   }
 
-  long n() {
+  public long n() {
     long n = large.n();
     for (long c : counts) {
       n += c;
@@ -41,7 +41,7 @@ final class SmallCounts implements Serializable {
     return n;
   }
 
-  double max() {
+  public double max() {
     if (!large.isEmpty()) {
       return large.max();
     }
@@ -57,7 +57,7 @@ final class SmallCounts implements Serializable {
    * Quantiles and a histogram: exact over the small values; the large ones (all above the small
    * ones) come from the sketch.
    */
-  Distribution summary(int bins) {
+  public Distribution summary(int bins) {
     long n = n();
     if (n == 0) {
       return new Distribution(0, 0, 0, 0, 0, 0, List.of());

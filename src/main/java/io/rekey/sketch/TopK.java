@@ -1,4 +1,4 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;

@@ -1,4 +1,4 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * drop such items at once instead of encoding and pruning them: later tasks start with the
  * threshold the earlier ones reached. The merged sample is exactly what it would be without.
  */
-final class SharedThresholds {
+public final class SharedThresholds {
   // A few entries per audit: the eldest go, so an executor that runs scheduled audits for months
   // keeps a bounded map.
   private static final int KEPT = 256;
@@ -27,7 +27,7 @@ final class SharedThresholds {
   private SharedThresholds() {}
 
   /** The shared threshold of {@code sample} (an audit run and which sample), created unset. */
-  static AtomicLong of(String sample) {
+  public static AtomicLong of(String sample) {
     synchronized (BY_SAMPLE) {
       return BY_SAMPLE.computeIfAbsent(sample, s -> new AtomicLong(Long.MAX_VALUE));
     }

@@ -1,4 +1,4 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.io.DataOutput;
 import java.io.IOException;
@@ -12,8 +12,8 @@ import java.util.List;
  * each new one able to start a concurrent cycle. Pages are neither. {@link #reset} keeps the pages
  * for reuse, so refilling the arena allocates nothing.
  */
-final class ByteArena {
-  static final int PAGE_BYTES = 1 << 18;
+public final class ByteArena {
+  public static final int PAGE_BYTES = 1 << 18;
 
   private final List<byte[]> pages = new ArrayList<>();
   // The page being filled (-1 before the first append) and the bytes used in it.
@@ -22,7 +22,7 @@ final class ByteArena {
   private int used;
 
   /** Appends {@code length} bytes of {@code bytes} from {@code from}; returns their address. */
-  long append(byte[] bytes, int from, int length) {
+  public long append(byte[] bytes, int from, int length) {
     if (current == null || used + length > current.length) {
       nextPage(length);
     }
@@ -45,30 +45,30 @@ final class ByteArena {
   }
 
   /** Forgets what was appended, keeping the pages. */
-  void reset() {
+  public void reset() {
     page = -1;
     current = null;
     used = 0;
   }
 
   /** The page holding the bytes at {@code address}. */
-  byte[] page(long address) {
+  public byte[] page(long address) {
     return pages.get((int) (address >>> 32));
   }
 
   /** Where in its page the bytes at {@code address} start. */
-  static int offset(long address) {
+  public static int offset(long address) {
     return (int) address;
   }
 
   /**
    * Appends {@code length} bytes at {@code address} to {@code target}; returns their new address.
    */
-  long copyTo(long address, int length, ByteArena target) {
+  public long copyTo(long address, int length, ByteArena target) {
     return target.append(page(address), offset(address), length);
   }
 
-  void writeTo(long address, int length, DataOutput out) throws IOException {
+  public void writeTo(long address, int length, DataOutput out) throws IOException {
     out.write(page(address), offset(address), length);
   }
 }

@@ -1,19 +1,19 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 
 /** Sketches travel in Java serialization as their own compact byte format, length first. */
-final class SketchBytes {
+public final class SketchBytes {
   private SketchBytes() {}
 
-  static void write(ObjectOutputStream out, byte[] sketch) throws IOException {
+  public static void write(ObjectOutputStream out, byte[] sketch) throws IOException {
     out.writeInt(sketch.length);
     out.write(sketch);
   }
 
-  static byte[] read(ObjectInputStream in) throws IOException {
+  public static byte[] read(ObjectInputStream in) throws IOException {
     byte[] bytes = new byte[in.readInt()];
     in.readFully(bytes);
     return bytes;

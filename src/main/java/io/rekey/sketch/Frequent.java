@@ -1,4 +1,4 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -20,7 +20,7 @@ public final class Frequent implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** The sketch's map size: the error is at most 3.5/1024 of the total weight. */
-  static final int MAP_SIZE = 1024;
+  public static final int MAP_SIZE = 1024;
 
   private transient ItemsSketch<String> sketch = new ItemsSketch<>(MAP_SIZE);
 

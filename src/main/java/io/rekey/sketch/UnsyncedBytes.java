@@ -1,4 +1,4 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -9,15 +9,15 @@ import java.util.Arrays;
  * java.io.ByteArrayInputStream}: a data stream writes a sample item as a dozen small calls, and an
  * uncontended lock on each was a visible share of serializing a task's profile.
  */
-final class UnsyncedBytes {
+public final class UnsyncedBytes {
   private UnsyncedBytes() {}
 
   /** A growable output buffer. */
-  static final class Out extends OutputStream {
+  public static final class Out extends OutputStream {
     private byte[] buf;
     private int count;
 
-    Out(int capacity) {
+    public Out(int capacity) {
       buf = new byte[Math.max(16, capacity)];
     }
 
@@ -40,7 +40,7 @@ final class UnsyncedBytes {
       }
     }
 
-    int size() {
+    public int size() {
       return count;
     }
 
@@ -50,7 +50,7 @@ final class UnsyncedBytes {
     }
 
     /** The backing array: its first {@link #size} bytes are what was written. */
-    byte[] array() {
+    public byte[] array() {
       return buf;
     }
   }

@@ -1,4 +1,4 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -18,7 +18,7 @@ public final class Quantiles implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** KLL's k: 200 gives a normalized rank error of about 1.33% (single-sided, 99% confidence). */
-  static final int K = 200;
+  public static final int K = 200;
 
   private transient KllDoublesSketch sketch = KllDoublesSketch.newHeapInstance(K);
 

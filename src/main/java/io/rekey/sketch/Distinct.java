@@ -1,4 +1,4 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.io.IOException;
 import java.io.ObjectInputStream;
@@ -13,7 +13,7 @@ public final class Distinct implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** 2^12 buckets: relative standard error about 1.6%. */
-  static final int LG_K = 12;
+  public static final int LG_K = 12;
 
   private transient HllSketch sketch = new HllSketch(LG_K, TgtHllType.HLL_4);
 

@@ -1,4 +1,4 @@
-package io.rekey.audit;
+package io.rekey.sketch;
 
 import java.io.DataInput;
 import java.io.DataInputStream;
@@ -88,7 +88,7 @@ public final class BottomK<T> implements Serializable {
    * Shares the pruning threshold with other samples whose items will be merged with these: each
    * one's threshold bounds what the merged sample can hold, so all of them take the lowest.
    */
-  void shareThreshold(AtomicLong threshold) {
+  public void shareThreshold(AtomicLong threshold) {
     shared = threshold;
     this.threshold = Math.min(this.threshold, threshold.get());
   }
@@ -184,7 +184,7 @@ public final class BottomK<T> implements Serializable {
   /**
    * Quickselect: the {@code n}-th smallest (from 0) of the first {@code size} values, reordered.
    */
-  static long kthSmallest(long[] values, int size, int n) {
+  public static long kthSmallest(long[] values, int size, int n) {
     int lo = 0;
     int hi = size - 1;
     while (lo < hi) {
@@ -239,7 +239,7 @@ public final class BottomK<T> implements Serializable {
   }
 
   /** About how many bytes this sample takes serialized: its items and their hashes and lengths. */
-  long serializedBytes() {
+  public long serializedBytes() {
     keepSmallest();
     long bytes = 4;
     for (int i = 0; i < size; i++) {
