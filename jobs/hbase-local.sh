@@ -104,12 +104,12 @@ start() {
   echo "starting local HBase (data in $DATA, log in $LOG)..."
   # fs.file.impl: a local filesystem with a name, so that bulk loads rename files as on HDFS
   # instead of copying them twice, and that sets permissions without starting a chmod process
-  # per file (see io.rekey.hbase.RenamingLocalFileSystem).
+  # per file (see io.rekey.local.RenamingLocalFileSystem).
   # shellcheck disable=SC2046
   nohup java -Xmx${REKEY_HBASE_HEAP:-2g} $(rekey_jvm_flags) \
     -Dhbase.log.dir="$LOGS" -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$CONF:$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" \
-    org.apache.hadoop.hbase.master.HMaster -D fs.file.impl=io.rekey.hbase.RenamingLocalFileSystem \
+    org.apache.hadoop.hbase.master.HMaster -D fs.file.impl=io.rekey.local.RenamingLocalFileSystem \
     start >>"$LOG" 2>&1 < /dev/null &
   echo $! > "$PIDFILE"
   local started=$SECONDS

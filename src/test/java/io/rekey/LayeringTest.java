@@ -20,8 +20,12 @@ import org.junit.jupiter.api.Test;
  * report                                text, JSON and HTML of the jobs' results
  * audit describe generate index rekey   the jobs: never one another
  * verify                                the comparison rekey, sync and the verify command share
- * write                                 the one write engine
- * schema   hbase                        a table's description and design rules; HBase and Spark edge
+ * write                                 the one write engine (shuffle records to bulk load)
+ * read                                  snapshot and live readers, their samplers
+ * schema   hbase   spark                a table's description and design rules; HBase settings,
+ *                                       connections, admin, run state and files; Spark session,
+ *                                       Kryo, sizing, executor logging, progress
+ * local                                 the local HBase's filesystem, loaded by name, used by none
  * keys sketch options common            pure foundations: key codecs, generic sketches, typed options,
  *                                       shared pieces
  * </pre>
@@ -56,10 +60,16 @@ class LayeringTest {
         .definedBy("io.rekey.verify..")
         .layer("write")
         .definedBy("io.rekey.write..")
+        .layer("read")
+        .definedBy("io.rekey.read..")
         .layer("schema")
         .definedBy("io.rekey.schema..")
         .layer("hbase")
         .definedBy("io.rekey.hbase..")
+        .layer("spark")
+        .definedBy("io.rekey.spark..")
+        .layer("local")
+        .definedBy("io.rekey.local..")
         .layer("foundation")
         .definedBy(
             "io.rekey.keys..", "io.rekey.sketch..", "io.rekey.options..", "io.rekey.common..")
@@ -73,10 +83,16 @@ class LayeringTest {
         .mayOnlyBeAccessedByLayers("cli", "report", "jobs")
         .whereLayer("write")
         .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify")
+        .whereLayer("read")
+        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify")
         .whereLayer("schema")
-        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify", "write")
+        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify")
+        .whereLayer("spark")
+        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify", "write", "read")
         .whereLayer("hbase")
-        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify", "write")
+        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify", "write", "read", "local")
+        .whereLayer("local")
+        .mayNotBeAccessedByAnyLayer()
         .check(main);
   }
 
@@ -107,8 +123,11 @@ class LayeringTest {
             "io.rekey.rekey..",
             "io.rekey.verify..",
             "io.rekey.write..",
+            "io.rekey.read..",
             "io.rekey.schema..",
-            "io.rekey.hbase..")
+            "io.rekey.hbase..",
+            "io.rekey.spark..",
+            "io.rekey.local..")
         .check(main);
   }
 

@@ -1,13 +1,13 @@
 package io.rekey.audit;
 
 import io.rekey.common.Severity;
-import io.rekey.hbase.ProgressReporter;
 import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.hbase.TableRead;
+import io.rekey.read.SourceReader;
+import io.rekey.read.TableRead;
 import io.rekey.schema.TableDescription;
 import io.rekey.schema.TableInspector;
+import io.rekey.spark.ProgressReporter;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,5 @@
 package io.rekey.audit;
 
-import io.rekey.hbase.ReadOptions;
 import io.rekey.keys.KeyLayout;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.LayoutException;
@@ -8,6 +7,7 @@ import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.SharedOptions;
+import io.rekey.read.ReadOptions;
 import io.rekey.schema.TableInspector;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package io.rekey.cli;
 
 import io.rekey.hbase.HBaseConnections;
-import io.rekey.hbase.SparkSessions;
 import io.rekey.index.IndexDefinition;
 import io.rekey.index.IndexScrutinyJob;
 import io.rekey.index.IndexScrutinyOptions;
@@ -9,6 +8,7 @@ import io.rekey.index.IndexScrutinyResult;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
+import io.rekey.spark.SparkSessions;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;

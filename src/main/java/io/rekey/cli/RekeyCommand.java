@@ -2,7 +2,6 @@ package io.rekey.cli;
 
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
-import io.rekey.hbase.SparkSessions;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.rekey.RekeyJob;
@@ -10,6 +9,7 @@ import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.RekeyPlanner;
 import io.rekey.rekey.RekeyResult;
 import io.rekey.report.RekeyText;
+import io.rekey.spark.SparkSessions;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;

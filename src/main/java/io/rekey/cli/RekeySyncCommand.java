@@ -2,13 +2,13 @@ package io.rekey.cli;
 
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
-import io.rekey.hbase.SparkSessions;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.rekey.SyncJob;
 import io.rekey.rekey.SyncOptions;
 import io.rekey.rekey.SyncResult;
 import io.rekey.report.RekeyText;
+import io.rekey.spark.SparkSessions;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;

@@ -217,11 +217,10 @@ public final class RunState {
    * Notes the snapshot a run reads, while it holds the lock, so that the next run can delete it if
    * this one dies before it does ({@link #deleteLeftoverRead}).
    */
-  public void rememberRead(TableRead read) {
-    if (read.snapshot() != null) {
+  public void rememberRead(String snapshot, Path restoreDir) {
+    if (snapshot != null) {
       mutate(
-          new Put(row)
-              .addColumn(FAMILY, READ, Bytes.toBytes(read.snapshot() + " " + read.restoreDir())),
+          new Put(row).addColumn(FAMILY, READ, Bytes.toBytes(snapshot + " " + restoreDir)),
           "note the snapshot read");
     }
   }
@@ -245,11 +244,15 @@ public final class RunState {
       return;
     }
     String[] snapshotAndRestore = Bytes.toString(v).split(" ", 2);
-    TableRead.deleteLeftover(
-        connection,
-        conf,
-        snapshotAndRestore[0],
-        snapshotAndRestore.length > 1 ? new Path(snapshotAndRestore[1]) : null);
+    new TableAdmin(connection).deleteSnapshot(snapshotAndRestore[0]);
+    if (snapshotAndRestore.length > 1) {
+      Path restore = new Path(snapshotAndRestore[1]);
+      try {
+        restore.getFileSystem(conf).delete(restore, true);
+      } catch (IOException e) {
+        LOG.warn("could not delete {}: {}", restore, e.getMessage());
+      }
+    }
     LOG.warn(
         "{}: deleted snapshot {}, left by a run that did not finish",
         written,

@@ -1,5 +1,6 @@
 package io.rekey.index;
 
+import io.rekey.hbase.RunState;
 import io.rekey.index.IndexDefinition.Column;
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.FieldValue;

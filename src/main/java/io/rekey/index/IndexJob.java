@@ -7,8 +7,8 @@ import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.hbase.TableRead;
 import io.rekey.options.OptionDef;
+import io.rekey.read.TableRead;
 import io.rekey.write.BulkLoader;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -256,7 +256,7 @@ public final class IndexJob {
             options.liveScan(),
             staging(),
             "index")) {
-      state.rememberRead(read);
+      state.rememberRead(read.snapshot(), read.restoreDir());
       IndexLoad.Written written =
           new IndexLoad(sc, conf, definition, runDir())
               .write(

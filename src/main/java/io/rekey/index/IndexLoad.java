@@ -1,12 +1,12 @@
 package io.rekey.index;
 
 import io.rekey.common.RekeyException;
-import io.rekey.hbase.RejectLimit;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
-import io.rekey.hbase.SparkCores;
-import io.rekey.hbase.TableRead;
 import io.rekey.keys.KeyReject;
+import io.rekey.read.TableRead;
+import io.rekey.spark.RejectLimit;
+import io.rekey.spark.SparkCores;
 import io.rekey.write.BulkLoader;
 import io.rekey.write.Ledger;
 import io.rekey.write.PutWriterStage;

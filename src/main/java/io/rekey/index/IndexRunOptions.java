@@ -1,6 +1,5 @@
 package io.rekey.index;
 
-import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
@@ -8,6 +7,7 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
+import io.rekey.read.ReadOptions;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -6,10 +6,10 @@ import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
-import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.hbase.TableRead;
 import io.rekey.keys.KeyReject;
+import io.rekey.read.SourceReader;
+import io.rekey.read.TableRead;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -149,7 +149,7 @@ public final class IndexScrutinyJob {
             liveScan,
             RunFiles.staging(conf, staging),
             "scrutiny");
-    state.rememberRead(read);
+    state.rememberRead(read.snapshot(), read.restoreDir());
     JavaPairRDD<ImmutableBytesWritable, Result> rows = read.rows();
     sc.setJobGroup(
         "index scrutiny",

@@ -1,8 +1,8 @@
 package io.rekey.index;
 
-import io.rekey.hbase.ReadOptions;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.read.ReadOptions;
 import java.util.ArrayList;
 import java.util.List;
 

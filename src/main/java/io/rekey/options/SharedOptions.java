@@ -7,7 +7,7 @@ import io.rekey.keys.LayoutException;
  * The options several commands take, declared once: the two tables and key specs of a copy (rekey,
  * rekey sync, verify, layout), reading raw, the staging directory and the reject limit. A command's
  * own options class lists them next to its own, never borrowing another command's. (The read
- * options live with the readers, {@code hbase.ReadOptions}, and the safety lag with the run state,
+ * options live with the readers, {@code read.ReadOptions}, and the safety lag with the run state,
  * {@code hbase.RunState}.)
  */
 public final class SharedOptions {

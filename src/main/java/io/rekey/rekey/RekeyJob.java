@@ -1,18 +1,18 @@
 package io.rekey.rekey;
 
 import io.rekey.common.RekeyException;
-import io.rekey.hbase.CellVisibility;
 import io.rekey.hbase.Outage;
-import io.rekey.hbase.ProgressReporter;
-import io.rekey.hbase.RejectLimit;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
-import io.rekey.hbase.SourceReader;
-import io.rekey.hbase.SparkCores;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.hbase.TableRead;
+import io.rekey.read.CellVisibility;
+import io.rekey.read.SourceReader;
+import io.rekey.read.TableRead;
+import io.rekey.spark.ProgressReporter;
+import io.rekey.spark.RejectLimit;
+import io.rekey.spark.SparkCores;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyResult;
 import io.rekey.write.BulkLoader;

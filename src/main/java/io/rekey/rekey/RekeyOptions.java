@@ -1,6 +1,5 @@
 package io.rekey.rekey;
 
-import io.rekey.hbase.ReadOptions;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
@@ -9,6 +8,7 @@ import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.SharedOptions;
+import io.rekey.read.ReadOptions;
 import io.rekey.schema.TableInspector;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;

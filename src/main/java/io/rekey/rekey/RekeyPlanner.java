@@ -2,7 +2,6 @@ package io.rekey.rekey;
 
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
-import io.rekey.hbase.RowSampler;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.ColumnBinding;
@@ -12,6 +11,7 @@ import io.rekey.keys.KeyReject;
 import io.rekey.keys.KeyText;
 import io.rekey.keys.LayoutException;
 import io.rekey.keys.SplitPoints;
+import io.rekey.read.RowSampler;
 import io.rekey.write.RegionPartitioner;
 import java.io.IOException;
 import java.util.ArrayList;

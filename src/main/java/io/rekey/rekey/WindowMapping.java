@@ -1,10 +1,10 @@
 package io.rekey.rekey;
 
-import io.rekey.hbase.CellVisibility;
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
+import io.rekey.read.CellVisibility;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,13 +1,13 @@
 package io.rekey.verify;
 
-import io.rekey.hbase.CellVisibility;
-import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.hbase.TableRead;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.KeyText;
+import io.rekey.read.CellVisibility;
+import io.rekey.read.SourceReader;
+import io.rekey.read.TableRead;
 import io.rekey.write.RegionPartitioner;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,7 +2,6 @@ package io.rekey.bench;
 
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
-import io.rekey.hbase.SourceReader;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.index.IndexDefinition;
 import io.rekey.index.IndexEntries;
@@ -11,6 +10,7 @@ import io.rekey.index.IndexRunOptions;
 import io.rekey.index.IndexRunResult;
 import io.rekey.keys.KeyReject;
 import io.rekey.options.OptionValues;
+import io.rekey.read.SourceReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -276,7 +276,7 @@ public final class IndexBenchmark {
   static long rows(Connection c, TableName t) throws IOException {
     long n = 0;
     try (Table table = c.getTable(t);
-        var s = table.getScanner(io.rekey.hbase.RowSampler.keysOnly().setCaching(10_000))) {
+        var s = table.getScanner(io.rekey.read.RowSampler.keysOnly().setCaching(10_000))) {
       while (s.next() != null) {
         n++;
       }

@@ -374,13 +374,13 @@ class RekeyIT extends OnMiniCluster {
     VerifyResult verify =
         new VerifyJob(sc, options.mapping(), starts)
             .compare(
-                io.rekey.hbase.SourceReader.live(
+                io.rekey.read.SourceReader.live(
                     sc,
                     conf,
                     TableName.valueOf("rk_ver_src"),
-                    io.rekey.hbase.SourceReader.fullScan(1000)),
-                io.rekey.hbase.SourceReader.live(
-                    sc, conf, target, io.rekey.hbase.SourceReader.fullScan(1000)));
+                    io.rekey.read.SourceReader.fullScan(1000)),
+                io.rekey.read.SourceReader.live(
+                    sc, conf, target, io.rekey.read.SourceReader.fullScan(1000)));
     assertThat(verify.matches()).isFalse();
     assertThat(verify.differingRegions()).isEqualTo(1);
     var diff = verify.differences().get(0);

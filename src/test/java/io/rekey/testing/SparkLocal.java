@@ -1,6 +1,6 @@
 package io.rekey.testing;
 
-import io.rekey.hbase.SparkSessions;
+import io.rekey.spark.SparkSessions;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.spark;
 
 import java.util.function.IntSupplier;
 import org.apache.spark.SparkConf;

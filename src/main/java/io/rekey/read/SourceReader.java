@@ -1,6 +1,7 @@
-package io.rekey.hbase;
+package io.rekey.read;
 
 import io.rekey.common.RekeyException;
+import io.rekey.spark.SparkSessions;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;

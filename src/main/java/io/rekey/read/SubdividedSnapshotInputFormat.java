@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.read;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,5 +1,8 @@
-package io.rekey.hbase;
+package io.rekey.read;
 
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.TableAdmin;
+import io.rekey.spark.SparkCores;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -92,18 +95,6 @@ public final class TableRead implements AutoCloseable {
   /** Where the snapshot is restored, or null for a live scan. */
   public Path restoreDir() {
     return restore;
-  }
-
-  /**
-   * Deletes what a read that was never closed left: its snapshot and restore directory (a job
-   * killed mid-read). The caller knows no live read uses them (it holds the lock of their job).
-   *
-   * @param restore the restore directory, or null when unknown
-   */
-  public static void deleteLeftover(
-      Connection connection, Configuration conf, String snapshot, Path restore) {
-    new TableAdmin(connection).deleteSnapshot(snapshot);
-    deleteRestore(conf, restore);
   }
 
   private static void deleteRestore(Configuration conf, Path restore) {

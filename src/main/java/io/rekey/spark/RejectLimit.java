@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.spark;
 
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,6 @@
-package io.rekey.hbase;
+package io.rekey.read;
 
+import io.rekey.hbase.ExecutorConnections;
 import java.io.IOException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.mapreduce.TableInputFormat;

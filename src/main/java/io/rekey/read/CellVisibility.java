@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.read;
 
 import java.util.ArrayList;
 import java.util.HashMap;

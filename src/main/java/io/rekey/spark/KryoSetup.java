@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.spark;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.spark;
 
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.spark;
 
 import java.io.File;
 import java.net.URI;

@@ -1,4 +1,6 @@
-package io.rekey.hbase;
+package io.rekey.local;
+
+import io.rekey.hbase.ShellFreeLocalFileSystem;
 
 /**
  * The local filesystem as the local HBase ({@code jobs/hbase-local.sh}) runs it, so that a bulk

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.read;
 
 import io.rekey.common.RekeyException;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
