@@ -38,6 +38,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  *
  * <p>Feed it the cells of each row in HBase's order with {@link #add}, rows in key order, and call
  * {@link #finish} at the end. A row may arrive in several batches.
+ *
+ * <p>One class of about 600 lines because every statistic is updated from the same cell loop and
+ * merged and serialized in the same order; each statistic's own logic lives in {@code sketch}.
  */
 public final class TableProfile implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -310,29 +310,30 @@ public final class IndexJob {
       boolean nothing,
       IndexLoad.Written w,
       BulkLoader.Stored stored) {
-    return new IndexRunResult(
-        update ? "update" : "build",
-        definition.source().getNameAsString(),
-        definition.indexTable().getNameAsString(),
-        definition.valueName() + " -> " + definition.key().layout().canonicalSpec(),
-        created,
-        w == null ? null : w.table().splitPlan(),
-        options.liveScan() ? "live-scan" : "snapshot",
-        OptionDef.cliName(options.write()),
-        windowFrom,
-        windowTo,
-        before,
-        after,
-        nothing,
-        w == null ? IndexStats.ZERO : w.stats(),
-        w == null ? 0 : w.cellsWritten(),
-        w == null ? 0 : w.bytesWritten(),
-        w == null ? 0 : w.files(),
-        stored,
-        w == null ? null : w.rejectsGlob(),
-        w == null ? List.of() : w.rejectExamples(),
-        stageSeconds,
-        seconds(t0));
+    return IndexRunResult.builder()
+        .kind(update ? "update" : "build")
+        .source(definition.source().getNameAsString())
+        .index(definition.indexTable().getNameAsString())
+        .definition(definition.valueName() + " -> " + definition.key().layout().canonicalSpec())
+        .indexCreated(created)
+        .indexRegions(w == null ? null : w.table().splitPlan())
+        .read(options.liveScan() ? "live-scan" : "snapshot")
+        .write(OptionDef.cliName(options.write()))
+        .windowFrom(windowFrom)
+        .windowTo(windowTo)
+        .watermarkBefore(before)
+        .watermarkAfter(after)
+        .nothingToDo(nothing)
+        .counts(w == null ? IndexStats.ZERO : w.stats())
+        .cellsWritten(w == null ? 0 : w.cellsWritten())
+        .bytesWritten(w == null ? 0 : w.bytesWritten())
+        .files(w == null ? 0 : w.files())
+        .stored(stored)
+        .rejectsGlob(w == null ? null : w.rejectsGlob())
+        .rejectExamples(w == null ? List.of() : w.rejectExamples())
+        .stageSeconds(stageSeconds)
+        .seconds(seconds(t0))
+        .build();
   }
 
   private static double seconds(long since) {

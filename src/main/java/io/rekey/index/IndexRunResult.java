@@ -48,4 +48,175 @@ public record IndexRunResult(
     stageSeconds =
         java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(stageSeconds));
   }
+
+  /** A IndexRunResult built by name. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Names each part of a {@link IndexRunResult}; parts not named are zero, false, null or empty.
+   */
+  public static final class Builder {
+    private String kind;
+    private String source;
+    private String index;
+    private String definition;
+    private boolean indexCreated;
+    private String indexRegions;
+    private String read;
+    private String write;
+    private Long windowFrom;
+    private long windowTo;
+    private Long watermarkBefore;
+    private long watermarkAfter;
+    private boolean nothingToDo;
+    private IndexStats counts;
+    private long cellsWritten;
+    private long bytesWritten;
+    private int files;
+    private BulkLoader.Stored stored;
+    private String rejectsGlob;
+    private List<String> rejectExamples = List.of();
+    private Map<String, Double> stageSeconds = Map.of();
+    private double seconds;
+
+    private Builder() {}
+
+    public Builder kind(String kind) {
+      this.kind = kind;
+      return this;
+    }
+
+    public Builder source(String source) {
+      this.source = source;
+      return this;
+    }
+
+    public Builder index(String index) {
+      this.index = index;
+      return this;
+    }
+
+    public Builder definition(String definition) {
+      this.definition = definition;
+      return this;
+    }
+
+    public Builder indexCreated(boolean indexCreated) {
+      this.indexCreated = indexCreated;
+      return this;
+    }
+
+    public Builder indexRegions(String indexRegions) {
+      this.indexRegions = indexRegions;
+      return this;
+    }
+
+    public Builder read(String read) {
+      this.read = read;
+      return this;
+    }
+
+    public Builder write(String write) {
+      this.write = write;
+      return this;
+    }
+
+    public Builder windowFrom(Long windowFrom) {
+      this.windowFrom = windowFrom;
+      return this;
+    }
+
+    public Builder windowTo(long windowTo) {
+      this.windowTo = windowTo;
+      return this;
+    }
+
+    public Builder watermarkBefore(Long watermarkBefore) {
+      this.watermarkBefore = watermarkBefore;
+      return this;
+    }
+
+    public Builder watermarkAfter(long watermarkAfter) {
+      this.watermarkAfter = watermarkAfter;
+      return this;
+    }
+
+    public Builder nothingToDo(boolean nothingToDo) {
+      this.nothingToDo = nothingToDo;
+      return this;
+    }
+
+    public Builder counts(IndexStats counts) {
+      this.counts = counts;
+      return this;
+    }
+
+    public Builder cellsWritten(long cellsWritten) {
+      this.cellsWritten = cellsWritten;
+      return this;
+    }
+
+    public Builder bytesWritten(long bytesWritten) {
+      this.bytesWritten = bytesWritten;
+      return this;
+    }
+
+    public Builder files(int files) {
+      this.files = files;
+      return this;
+    }
+
+    public Builder stored(BulkLoader.Stored stored) {
+      this.stored = stored;
+      return this;
+    }
+
+    public Builder rejectsGlob(String rejectsGlob) {
+      this.rejectsGlob = rejectsGlob;
+      return this;
+    }
+
+    public Builder rejectExamples(List<String> rejectExamples) {
+      this.rejectExamples = rejectExamples;
+      return this;
+    }
+
+    public Builder stageSeconds(Map<String, Double> stageSeconds) {
+      this.stageSeconds = stageSeconds;
+      return this;
+    }
+
+    public Builder seconds(double seconds) {
+      this.seconds = seconds;
+      return this;
+    }
+
+    public IndexRunResult build() {
+      return new IndexRunResult(
+          kind,
+          source,
+          index,
+          definition,
+          indexCreated,
+          indexRegions,
+          read,
+          write,
+          windowFrom,
+          windowTo,
+          watermarkBefore,
+          watermarkAfter,
+          nothingToDo,
+          counts,
+          cellsWritten,
+          bytesWritten,
+          files,
+          stored,
+          rejectsGlob,
+          rejectExamples,
+          stageSeconds,
+          seconds);
+    }
+  }
 }

@@ -23,6 +23,9 @@ import java.util.TreeSet;
  * raw:bytes(4)}); {@code salt(N[, fields])}; {@code hash([fields,] bytes=k[, algo=md5|murmur3])};
  * {@code hash_pair(a, b[, bytes=k])}; {@code reverse(field)}; {@code reverse_ts(field)}. The field
  * {@code key} is the whole old key. Errors name the column where the problem starts.
+ *
+ * <p>One class of about 480 lines: a recursive-descent parser, one method per rule of the grammar
+ * above, whose error messages need the shared cursor.
  */
 final class LayoutParser {
   static final Set<String> RESERVED =

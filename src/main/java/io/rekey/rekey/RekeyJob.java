@@ -126,26 +126,26 @@ public final class RekeyJob {
       cleanUp(manifest);
     }
     MapStats m = manifest.map();
-    return new RekeyResult(
-        plan,
-        false,
-        resumed,
-        manifest.state().name(),
-        m.rowsRead(),
-        m.cellsRead(),
-        manifest.cellsWritten(),
-        m.rowsRejected(),
-        m.cellsRejected(),
-        m.cellsSkipped(),
-        manifest.bytesWritten(),
-        manifest.files(),
-        manifest.stored(),
-        rejectsGlob(m),
-        rejectExamples(m),
-        verify,
-        syncWatermark,
-        stageSeconds,
-        seconds(started));
+    return RekeyResult.builder()
+        .plan(plan)
+        .resumed(resumed)
+        .state(manifest.state().name())
+        .rowsRead(m.rowsRead())
+        .cellsRead(m.cellsRead())
+        .cellsWritten(manifest.cellsWritten())
+        .rowsRejected(m.rowsRejected())
+        .cellsRejected(m.cellsRejected())
+        .cellsSkipped(m.cellsSkipped())
+        .bytesWritten(manifest.bytesWritten())
+        .files(manifest.files())
+        .stored(manifest.stored())
+        .rejectsFiles(rejectsGlob(m))
+        .rejectExamples(rejectExamples(m))
+        .verify(verify)
+        .syncWatermark(syncWatermark)
+        .stageSeconds(stageSeconds)
+        .totalSeconds(seconds(started))
+        .build();
   }
 
   /**

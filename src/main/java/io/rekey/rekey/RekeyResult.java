@@ -49,13 +49,159 @@ public record RekeyResult(
 
   /** The result of a dry run: the plan, and nothing read, written or loaded. */
   public static RekeyResult dryRun(RekeyPlan plan, double seconds) {
-    return new RekeyResult(
-        plan, true, false, "PLANNED", 0, 0, 0, 0, 0, 0, 0, 0, null, null, List.of(), null, 0,
-        Map.of(), seconds);
+    return builder().plan(plan).dryRun(true).state("PLANNED").totalSeconds(seconds).build();
   }
 
   /** Whether every cell read is accounted for. */
   public boolean countsAddUp() {
     return cellsRead == cellsWritten + cellsRejected + cellsSkipped;
+  }
+
+  /** A RekeyResult built by name. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Names each part of a {@link RekeyResult}; parts not named are zero, false, null or empty. */
+  public static final class Builder {
+    private RekeyPlan plan;
+    private boolean dryRun;
+    private boolean resumed;
+    private String state;
+    private long rowsRead;
+    private long cellsRead;
+    private long cellsWritten;
+    private long rowsRejected;
+    private long cellsRejected;
+    private long cellsSkipped;
+    private long bytesWritten;
+    private int files;
+    private BulkLoader.Stored stored;
+    private String rejectsFiles;
+    private List<String> rejectExamples = List.of();
+    private VerifyResult verify;
+    private long syncWatermark;
+    private Map<String, Double> stageSeconds = Map.of();
+    private double totalSeconds;
+
+    private Builder() {}
+
+    public Builder plan(RekeyPlan plan) {
+      this.plan = plan;
+      return this;
+    }
+
+    public Builder dryRun(boolean dryRun) {
+      this.dryRun = dryRun;
+      return this;
+    }
+
+    public Builder resumed(boolean resumed) {
+      this.resumed = resumed;
+      return this;
+    }
+
+    public Builder state(String state) {
+      this.state = state;
+      return this;
+    }
+
+    public Builder rowsRead(long rowsRead) {
+      this.rowsRead = rowsRead;
+      return this;
+    }
+
+    public Builder cellsRead(long cellsRead) {
+      this.cellsRead = cellsRead;
+      return this;
+    }
+
+    public Builder cellsWritten(long cellsWritten) {
+      this.cellsWritten = cellsWritten;
+      return this;
+    }
+
+    public Builder rowsRejected(long rowsRejected) {
+      this.rowsRejected = rowsRejected;
+      return this;
+    }
+
+    public Builder cellsRejected(long cellsRejected) {
+      this.cellsRejected = cellsRejected;
+      return this;
+    }
+
+    public Builder cellsSkipped(long cellsSkipped) {
+      this.cellsSkipped = cellsSkipped;
+      return this;
+    }
+
+    public Builder bytesWritten(long bytesWritten) {
+      this.bytesWritten = bytesWritten;
+      return this;
+    }
+
+    public Builder files(int files) {
+      this.files = files;
+      return this;
+    }
+
+    public Builder stored(BulkLoader.Stored stored) {
+      this.stored = stored;
+      return this;
+    }
+
+    public Builder rejectsFiles(String rejectsFiles) {
+      this.rejectsFiles = rejectsFiles;
+      return this;
+    }
+
+    public Builder rejectExamples(List<String> rejectExamples) {
+      this.rejectExamples = rejectExamples;
+      return this;
+    }
+
+    public Builder verify(VerifyResult verify) {
+      this.verify = verify;
+      return this;
+    }
+
+    public Builder syncWatermark(long syncWatermark) {
+      this.syncWatermark = syncWatermark;
+      return this;
+    }
+
+    public Builder stageSeconds(Map<String, Double> stageSeconds) {
+      this.stageSeconds = stageSeconds;
+      return this;
+    }
+
+    public Builder totalSeconds(double totalSeconds) {
+      this.totalSeconds = totalSeconds;
+      return this;
+    }
+
+    public RekeyResult build() {
+      return new RekeyResult(
+          plan,
+          dryRun,
+          resumed,
+          state,
+          rowsRead,
+          cellsRead,
+          cellsWritten,
+          rowsRejected,
+          cellsRejected,
+          cellsSkipped,
+          bytesWritten,
+          files,
+          stored,
+          rejectsFiles,
+          rejectExamples,
+          verify,
+          syncWatermark,
+          stageSeconds,
+          totalSeconds);
+    }
   }
 }

@@ -41,6 +41,10 @@ import scala.Tuple2;
  * single-cell records) form a group, and the sort orders groups by their first record. Sixteen
  * bytes of each group's row sit in two {@code long[]} beside it, so most comparisons read no array.
  * Groups of the same row (two source rows merged into one) are merged cell by cell after the sort.
+ *
+ * <p>One class of about 650 lines because it is one algorithm whose parts share the sort buffer's
+ * layout: filling, comparing, spilling sorted runs and merging them back read and write the same
+ * arrays, and a split would hand those arrays across classes on the hot path.
  */
 final class CellSorter implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(CellSorter.class);
