@@ -52,14 +52,7 @@ public record IndexRunOptions(
           Write.PUTS);
 
   public static final OptionDef<String> STAGING = SharedOptions.STAGING;
-  public static final OptionDef<Long> MAX_REJECTS =
-      OptionDef.number(
-              "max-rejects",
-              "N",
-              "stop before loading when more rows than this cannot be indexed",
-              0,
-              Long.MAX_VALUE)
-          .withDefault(0L);
+  public static final OptionDef<Long> MAX_REJECTS = SharedOptions.MAX_REJECTS;
   public static final OptionDef<Boolean> BREAK_LOCK = RunLock.BREAK_LOCK;
   public static final OptionDef<String> UNTIL =
       OptionDef.text(

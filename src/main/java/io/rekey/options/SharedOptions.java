@@ -37,7 +37,7 @@ public final class SharedOptions {
       OptionDef.number(
               "max-rejects",
               "N",
-              "stop before loading when more rows than this cannot be mapped",
+              "stop before loading when more rows than this cannot be mapped or indexed",
               0,
               Long.MAX_VALUE)
           .withDefault(0L);
