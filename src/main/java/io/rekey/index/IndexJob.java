@@ -5,6 +5,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunRecord;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionDef;
@@ -98,8 +99,8 @@ public final class IndexJob {
       Long before = watermark();
       long windowTo =
           options.until() != null ? options.until() : started - definition.safetyLagMillis();
-      IndexRunRecord.Start start =
-          new IndexRunRecord.Start(
+      RunRecord.Start start =
+          new RunRecord.Start(
               update ? "update" : "build",
               started,
               application,
@@ -110,7 +111,7 @@ public final class IndexJob {
           started,
           () -> execute(started, t0, before, windowTo),
           r -> Json.toJsonLine(IndexRunRecord.of(start, r)),
-          message -> Json.toJsonLine(start.failed(message)));
+          message -> Json.toJsonLine(IndexRunRecord.failed(start, message)));
     }
   }
 

@@ -4,6 +4,7 @@ import io.rekey.common.Json;
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunRecord;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
@@ -112,14 +113,14 @@ public final class IndexScrutinyJob {
       new TableAdmin(connection).descriptor(definition.indexTable(), "index");
       OptionalLong w = state.watermark();
       Long shown = w.isPresent() ? w.getAsLong() : null;
-      IndexRunRecord.Start start =
-          new IndexRunRecord.Start(
+      RunRecord.Start start =
+          new RunRecord.Start(
               repair ? "scrutiny --repair" : "scrutiny", started, application, null, null, shown);
       return state.recorded(
           started,
           () -> compare(state, repair, samples, shown, w.orElse(Long.MAX_VALUE), started, t0),
           r -> Json.toJsonLine(IndexRunRecord.of(start, r)),
-          message -> Json.toJsonLine(start.failed(message)));
+          message -> Json.toJsonLine(IndexRunRecord.failed(start, message)));
     }
   }
 

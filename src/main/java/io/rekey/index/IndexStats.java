@@ -1,5 +1,6 @@
 package io.rekey.index;
 
+import io.rekey.common.CountsLine;
 import java.io.Serializable;
 
 /**
@@ -42,31 +43,12 @@ public record IndexStats(
     return rowsRead == rowsIndexed + rowsWithoutValue + rowsRejected;
   }
 
+  /** One line, as stored in the run directory. */
   public String toLine() {
-    return rowsRead
-        + " "
-        + rowsIndexed
-        + " "
-        + entries
-        + " "
-        + cells
-        + " "
-        + rowsWithoutValue
-        + " "
-        + rowsRejected
-        + " "
-        + rowsWithValue;
+    return CountsLine.of(this);
   }
 
   public static IndexStats fromLine(String line) {
-    String[] f = line.trim().split(" ");
-    return new IndexStats(
-        Long.parseLong(f[0]),
-        Long.parseLong(f[1]),
-        Long.parseLong(f[2]),
-        Long.parseLong(f[3]),
-        Long.parseLong(f[4]),
-        Long.parseLong(f[5]),
-        Long.parseLong(f[6]));
+    return CountsLine.parse(IndexStats.class, line);
   }
 }

@@ -38,6 +38,21 @@ sealed interface Part extends Serializable {
   int decode(byte[] key, int pos, KeyMode mode, Ending ending, Map<String, FieldValue> out)
       throws KeyReject;
 
+  /** A part that reads one field and gives it back when decoded. */
+  sealed interface OneField extends Part permits FieldPart, Reverse {
+    FieldSpec field();
+
+    @Override
+    default List<String> inputs() {
+      return List.of(field().name());
+    }
+
+    @Override
+    default List<String> recovers() {
+      return List.of(field().name());
+    }
+  }
+
   /** Writes the first {@code bytes} of a digest: raw in binary keys, as hex in text keys. */
   static void writeDigest(byte[] digest, int bytes, KeyMode mode, ByteArrayOutputStream out) {
     if (mode == KeyMode.BINARY) {
@@ -188,7 +203,7 @@ sealed interface Part extends Serializable {
    *
    * @param what how messages name it ({@code field user}): made once, not for every key decoded
    */
-  record FieldPart(FieldSpec field, int column, String what) implements Part {
+  record FieldPart(FieldSpec field, int column, String what) implements OneField {
     FieldPart(FieldSpec field, int column) {
       this(field, column, "field " + field.name());
     }
@@ -201,16 +216,6 @@ sealed interface Part extends Serializable {
         case LONG -> mode == KeyMode.BINARY ? 8 : (field.width() > 0 ? field.width() : -1);
         case INT -> mode == KeyMode.BINARY ? 4 : (field.width() > 0 ? field.width() : -1);
       };
-    }
-
-    @Override
-    public List<String> inputs() {
-      return List.of(field.name());
-    }
-
-    @Override
-    public List<String> recovers() {
-      return List.of(field.name());
     }
 
     @Override
@@ -480,20 +485,10 @@ sealed interface Part extends Serializable {
   }
 
   /** {@code reverse(field)}: the field's text backwards, e.g. a phone number or an IP. */
-  record Reverse(FieldSpec field, int column) implements Part {
+  record Reverse(FieldSpec field, int column) implements OneField {
     @Override
     public int fixedLength(KeyMode mode) {
       return -1;
-    }
-
-    @Override
-    public List<String> inputs() {
-      return List.of(field.name());
-    }
-
-    @Override
-    public List<String> recovers() {
-      return List.of(field.name());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.rekey.rekey;
 
+import io.rekey.common.CountsLine;
 import java.io.Serializable;
 
 /**
@@ -23,24 +24,10 @@ public record MapStats(
 
   /** One line, as stored in the run directory. */
   public String toLine() {
-    return rowsRead
-        + " "
-        + cellsRead
-        + " "
-        + rowsRejected
-        + " "
-        + cellsRejected
-        + " "
-        + cellsSkipped;
+    return CountsLine.of(this);
   }
 
   public static MapStats fromLine(String line) {
-    String[] f = line.trim().split(" ");
-    return new MapStats(
-        Long.parseLong(f[0]),
-        Long.parseLong(f[1]),
-        Long.parseLong(f[2]),
-        Long.parseLong(f[3]),
-        Long.parseLong(f[4]));
+    return CountsLine.parse(MapStats.class, line);
   }
 }

@@ -5,6 +5,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
+import io.rekey.hbase.RunRecord;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
@@ -99,13 +100,12 @@ public final class SyncJob {
       OptionalLong found = state.watermark();
       Long before = found.isPresent() ? found.getAsLong() : null;
       long end = options.end() != null ? options.end() : started - rekey.safetyLagMillis();
+      RunRecord.Start start = new RunRecord.Start(run, started, application, before, end, before);
       return state.recorded(
           started,
           () -> sync(started, before, end),
-          r -> Json.toJsonLine(SyncRunRecord.of(run, started, application, r)),
-          message ->
-              Json.toJsonLine(
-                  SyncRunRecord.failed(run, started, application, before, end, message)));
+          r -> Json.toJsonLine(SyncRunRecord.of(start, r)),
+          message -> Json.toJsonLine(SyncRunRecord.failed(start, message)));
     }
   }
 

@@ -1,26 +1,18 @@
 package io.rekey.rekey;
 
-import java.time.Instant;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.rekey.hbase.RunRecord;
 
 /**
  * One line of a migration's run history in the state table (next to the watermark): what a {@code
  * rekey sync} did and how it ended, failed runs included.
  *
- * @param run {@code sync} or {@code sync --final}
- * @param outcome {@code done}, {@code nothing to do}, {@code verified}, {@code differs} or {@code
- *     failed}
+ * @param head the run ({@code sync} or {@code sync --final}), its outcome ({@code done}, {@code
+ *     nothing to do}, {@code verified}, {@code differs} or {@code failed}), window and watermarks
  * @param message why a run failed; null otherwise
  */
 public record SyncRunRecord(
-    String run,
-    String outcome,
-    String started,
-    double seconds,
-    String application,
-    Long windowFrom,
-    Long windowTo,
-    Long watermarkBefore,
-    Long watermarkAfter,
+    @JsonUnwrapped RunRecord head,
     int windows,
     long rowsRead,
     long cellsRead,
@@ -30,34 +22,11 @@ public record SyncRunRecord(
     long cellsWritten,
     String message) {
 
-  static SyncRunRecord failed(
-      String run,
-      long startedMillis,
-      String application,
-      Long watermark,
-      Long windowTo,
-      String message) {
-    return new SyncRunRecord(
-        run,
-        "failed",
-        Instant.ofEpochMilli(startedMillis).toString(),
-        Math.round((System.currentTimeMillis() - startedMillis) / 10.0) / 100.0,
-        application,
-        watermark,
-        windowTo,
-        watermark,
-        watermark,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        message);
+  static SyncRunRecord failed(RunRecord.Start start, String message) {
+    return new SyncRunRecord(start.failed(), 0, 0, 0, 0, 0, 0, 0, message);
   }
 
-  static SyncRunRecord of(String run, long startedMillis, String application, SyncResult r) {
+  static SyncRunRecord of(RunRecord.Start start, SyncResult r) {
     long written = 0;
     for (SyncResult.Window w : r.windows()) {
       written += w.cellsWritten();
@@ -67,15 +36,7 @@ public record SyncRunRecord(
             ? (r.verify().matches() ? "verified" : "differs")
             : r.nothingToDo() ? "nothing to do" : "done";
     return new SyncRunRecord(
-        run,
-        outcome,
-        Instant.ofEpochMilli(startedMillis).toString(),
-        r.seconds(),
-        application,
-        r.windowFrom(),
-        r.windowTo(),
-        r.windowFrom(),
-        r.watermarkAfter(),
+        start.ended(outcome, r.seconds(), r.windowFrom(), r.windowTo(), r.watermarkAfter()),
         r.windows().size(),
         r.totals().rowsRead(),
         r.totals().cellsRead(),

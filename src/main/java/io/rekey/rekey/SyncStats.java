@@ -1,5 +1,6 @@
 package io.rekey.rekey;
 
+import io.rekey.common.CountsLine;
 import java.io.Serializable;
 
 /**
@@ -56,33 +57,10 @@ public record SyncStats(
 
   /** One line, as stored in the run directory. */
   public String toLine() {
-    return rowsRead
-        + " "
-        + cellsRead
-        + " "
-        + deletesRead
-        + " "
-        + rowsRejected
-        + " "
-        + cellsRejected
-        + " "
-        + cellsWritten
-        + " "
-        + rowsMoved
-        + " "
-        + cellsMoved
-        + " "
-        + cellsRetired
-        + " "
-        + cellsMapped;
+    return CountsLine.of(this);
   }
 
   public static SyncStats fromLine(String line) {
-    String[] f = line.trim().split(" ");
-    long[] v = new long[10];
-    for (int i = 0; i < v.length; i++) {
-      v[i] = Long.parseLong(f[i]);
-    }
-    return new SyncStats(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]);
+    return CountsLine.parse(SyncStats.class, line);
   }
 }
