@@ -160,14 +160,19 @@ rekey_run_job() {
     --class "$REKEY_MAIN" "$REKEY_JAR" "$@"
 }
 
-# For the benchmarks: builds the test classes (the benchmarks and their peers live there), starts
-# the local HBase, and runs a benchmark main class on the test classpath with the given arguments.
-rekey_bench_prepare() {
+# Builds the jar, the test classes (benchmarks and their peers live there) and their classpath.
+rekey_bench_build() {
   rekey_require_java17
   rekey_ensure_jar
   (cd "$REKEY_HOME" && mvn -B -q -DskipTests test-compile && mvn -B -q dependency:build-classpath \
     -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt) >&2 \
     || rekey_die "cannot build the benchmark classes"
+}
+
+# For the benchmarks: builds the test classes (the benchmarks and their peers live there), starts
+# the local HBase, and runs a benchmark main class on the test classpath with the given arguments.
+rekey_bench_prepare() {
+  rekey_bench_build
   "$REKEY_HOME/jobs/hbase-local.sh" start
   mkdir -p "$REKEY_VAR/bench"
 }
