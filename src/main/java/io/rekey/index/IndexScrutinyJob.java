@@ -1,20 +1,16 @@
 package io.rekey.index;
 
 import io.rekey.common.Json;
-import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunRecord;
 import io.rekey.hbase.RunState;
-import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.KeyReject;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,14 +18,9 @@ import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.Delete;
-import org.apache.hadoop.hbase.client.Get;
-import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -63,19 +54,22 @@ import scala.Tuple3;
  * run's cells are later still, so nothing a repair leaves can hide a later build or update (see
  * {@link IndexEntries}). This is how changes and deletions in the source reach an index that
  * incremental runs only add to.
+ *
+ * <p>About 450 lines because the comparison is one Spark plan (expected entries from the source,
+ * present ones from the index, joined and classified) whose steps share the definition and the
+ * kinds above; the repair it feeds is {@link IndexRepair}.
  */
 public final class IndexScrutinyJob {
   private static final String VALID = "valid";
-  private static final String STALE = "stale";
-  private static final String MISSING = "missing";
+  static final String STALE = "stale";
+  static final String MISSING = "missing";
   private static final String PENDING = "pending";
-  private static final String INVALID = "invalid";
-  private static final String ORPHAN = "orphan";
+  static final String INVALID = "invalid";
+  static final String ORPHAN = "orphan";
   private static final String FOREIGN = "foreign";
   private static final String UNEXPECTED = "unexpected";
   private static final List<String> KINDS =
       List.of(VALID, STALE, MISSING, PENDING, INVALID, ORPHAN, FOREIGN);
-  private static final int MUTATION_BATCH = 1000;
 
   private final JavaSparkContext sc;
   private final Connection connection;
@@ -295,7 +289,7 @@ public final class IndexScrutinyJob {
         written = counts.get(MISSING) + counts.get(STALE);
         deleted = counts.get(INVALID) + counts.get(ORPHAN);
         if (written + deleted > 0) {
-          repair(classified, state.nextStamp(started));
+          IndexRepair.apply(classified, conf, definition, state.nextStamp(started));
         }
       }
       bySource.unpersist(false);
@@ -421,108 +415,6 @@ public final class IndexScrutinyJob {
       }
     }
     return newest;
-  }
-
-  /**
-   * Writes missing and stale entries from the source as it is now; deletes invalid and orphan
-   * entries up to their newest cell.
-   */
-  private void repair(JavaPairRDD<String, Tuple3<String, Long, String>> classified, long stamp) {
-    ShippedConfiguration shipped = new ShippedConfiguration(conf);
-    IndexDefinition d = definition;
-    classified
-        .filter(
-            t ->
-                t._1().equals(MISSING)
-                    || t._1().equals(STALE)
-                    || t._1().equals(INVALID)
-                    || t._1().equals(ORPHAN))
-        .foreachPartition(
-            part -> {
-              Connection c = ExecutorConnections.get(shipped);
-              try (BufferedMutator out = c.getBufferedMutator(d.indexTable())) {
-                new Repairer(d, c, out, stamp).repair(part);
-              }
-            });
-  }
-
-  /** Repairs one partition's findings through a buffered mutator. */
-  private static final class Repairer {
-    private final IndexDefinition definition;
-    private final Connection connection;
-    private final BufferedMutator out;
-    private final IndexEntries entries;
-    private final byte[] family;
-    private final long stamp;
-
-    Repairer(IndexDefinition definition, Connection connection, BufferedMutator out, long stamp) {
-      this.definition = definition;
-      this.connection = connection;
-      this.out = out;
-      this.entries = new IndexEntries(definition);
-      this.family = Bytes.toBytes(definition.family());
-      this.stamp = stamp;
-    }
-
-    void repair(Iterator<Tuple2<String, Tuple3<String, Long, String>>> findings)
-        throws IOException {
-      // Source rows whose entries are written again, with the time their cells need to be newer
-      // than (a stale entry's newest cell, which is deleted first).
-      Map<String, Long> rewrite = new LinkedHashMap<>();
-      while (findings.hasNext()) {
-        Tuple2<String, Tuple3<String, Long, String>> f = findings.next();
-        byte[] indexKey = bytes(f._2()._1());
-        long newest = f._2()._2();
-        if (f._1().equals(MISSING) || f._1().equals(STALE)) {
-          byte[] sourceKey;
-          try {
-            sourceKey = definition.key().decode(indexKey).sourceKey();
-          } catch (KeyReject e) {
-            throw new IllegalStateException("an expected entry cannot be read back", e);
-          }
-          if (f._1().equals(STALE)) {
-            // Its covered cells the source no longer has go too; the rewrite is newer.
-            out.mutate(new Delete(indexKey).addFamily(family, newest));
-          }
-          rewrite.merge(
-              text(sourceKey), f._1().equals(STALE) ? newest + 1 : Long.MIN_VALUE, Math::max);
-          if (rewrite.size() >= MUTATION_BATCH) {
-            writeEntries(rewrite);
-            rewrite.clear();
-          }
-        } else {
-          // Up to its newest cell only: what a later run writes is newer, so it stays visible.
-          out.mutate(new Delete(indexKey).addFamily(family, newest));
-        }
-      }
-      writeEntries(rewrite);
-      out.flush();
-    }
-
-    private void writeEntries(Map<String, Long> sourceKeys) throws IOException {
-      if (sourceKeys.isEmpty()) {
-        return;
-      }
-      List<Get> gets = new ArrayList<>();
-      for (String k : sourceKeys.keySet()) {
-        gets.add(entries.get(bytes(k)));
-      }
-      try (Table source = connection.getTable(definition.source())) {
-        for (Result r : source.get(gets)) {
-          if (r == null || r.isEmpty()) {
-            continue;
-          }
-          long at = Math.max(stamp, sourceKeys.getOrDefault(text(r.getRow()), Long.MIN_VALUE));
-          try {
-            for (Put p : entries.puts(r, at)) {
-              out.mutate(p);
-            }
-          } catch (KeyReject e) {
-            // A row whose entry cannot be made now has no entry to write back.
-          }
-        }
-      }
-    }
   }
 
   private static double seconds(long since) {

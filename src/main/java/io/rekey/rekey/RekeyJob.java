@@ -43,6 +43,12 @@ import org.slf4j.LoggerFactory;
  * map the row keys, write sorted HFiles per target region; rejects counted and kept), then commit
  * (bulk load), then verify. Each step records itself in the run directory's manifest, so the same
  * command after a failure resumes instead of redoing or double-loading.
+ *
+ * <p>About 570 lines in one class because its content is the manifest's state machine: each step
+ * (plan, snapshot, write, commit, verify, clean-up after a failure) reads the manifest the last
+ * step left and writes the next state, and splitting the steps apart would scatter that one
+ * sequence. The work each step delegates lives elsewhere: {@link RekeyPlanner}, {@link CellMapper},
+ * the write engine, {@link WrittenCheck}, the bulk loader and the verify job.
  */
 public final class RekeyJob {
   private static final Logger LOG = LoggerFactory.getLogger(RekeyJob.class);
@@ -361,43 +367,12 @@ public final class RekeyJob {
     MapStats stats = mapStats(inputPartitions);
     WriteStats written = committed.written();
     Ledger ledger = committed.ledger();
-    if (stats.cellsRead()
-        != written.cellsWritten() + stats.cellsRejected() + stats.cellsSkipped()) {
+    try {
+      WrittenCheck.beforeLoad(
+          stats, written, plan, options.maxRejects(), rejectsGlob(stats), runDir);
+    } catch (RekeyException e) {
       manifest.with(RunManifest.State.REFUSED).write(conf, runDir);
-      throw new RekeyException(
-          "the counts do not add up: "
-              + stats.cellsRead()
-              + " cells read, but "
-              + written.cellsWritten()
-              + " written + "
-              + stats.cellsRejected()
-              + " rejected + "
-              + stats.cellsSkipped()
-              + " skipped; nothing was loaded. This is a bug; the run's files are in "
-              + runDir);
-    }
-    if (stats.rowsRejected() > options.maxRejects()) {
-      manifest.with(RunManifest.State.REFUSED).write(conf, runDir);
-      throw new RekeyException(
-          stats.rowsRejected()
-              + " rows ("
-              + stats.cellsRejected()
-              + " cells) could not be mapped, more than --max-rejects "
-              + options.maxRejects()
-              + "; nothing was loaded. The rows and reasons are in "
-              + rejectsGlob(stats)
-              + ". Fix the key specs, or raise --max-rejects to copy without them");
-    }
-    if (track && written.collisions() > 0) {
-      manifest.with(RunManifest.State.REFUSED).write(conf, runDir);
-      throw new RekeyException(
-          written.collisions()
-              + " new row key(s) come from more than one old row, because the target key is not"
-              + " injective ("
-              + plan.injectivity().explanation()
-              + "); nothing was loaded. Examples: "
-              + String.join("; ", written.collisionExamples())
-              + ". Keep the lost fields in the target key, or pass --allow-merge to merge them");
+      throw e;
     }
     RunManifest done =
         manifest.written(
