@@ -1,6 +1,6 @@
 package io.rekey.read;
 
-import java.io.DataInputStream;
+import io.rekey.read.StoreFileIndex.Entry;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,19 +14,15 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.PrivateCellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.io.ByteBuffInputStream;
 import org.apache.hadoop.hbase.io.hfile.BlockType;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.FixedFileTrailer;
 import org.apache.hadoop.hbase.io.hfile.HFile;
-import org.apache.hadoop.hbase.io.hfile.HFileBlock;
 import org.apache.hadoop.hbase.io.hfile.HFileScanner;
-import org.apache.hadoop.hbase.nio.ByteBuff;
 import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
@@ -212,9 +208,6 @@ public final class StoreFileRowSampler {
    * index block right after the data blocks it indexes).
    */
   static final class BlockKeys {
-    /** An index entry: the block it points to and that block's first key (or a shorter one). */
-    record Entry(long offset, int size, Cell key) {}
-
     private final HFile.Reader reader;
     private final int levels;
     // The entries pointing at data blocks (a one-level index) or at leaf index blocks.
@@ -227,42 +220,16 @@ public final class StoreFileRowSampler {
       this.reader = reader;
       FixedFileTrailer trailer = reader.getTrailer();
       this.levels = trailer.getNumDataIndexLevels();
-      List<Entry> level = root(reader, trailer, fileLength);
+      List<Entry> level = StoreFileIndex.root(reader);
       for (int l = 2; l < levels; l++) {
         List<Entry> below = new ArrayList<>();
         for (Entry e : level) {
-          below.addAll(read(e, BlockType.INTERMEDIATE_INDEX));
+          below.addAll(StoreFileIndex.below(reader, e, BlockType.INTERMEDIATE_INDEX));
         }
         level = below;
       }
       this.lowest = level;
       this.ends = ends(level, levels > 1);
-    }
-
-    /**
-     * The root, the first block of the file's load-on-open section, read as HBase reads it when it
-     * opens the file: offset (long), on-disk size (int), key (vint length, bytes) per entry.
-     */
-    private static List<Entry> root(HFile.Reader reader, FixedFileTrailer trailer, long length)
-        throws IOException {
-      HFileBlock block =
-          reader
-              .getUncachedBlockReader()
-              .blockRange(trailer.getLoadOnOpenDataOffset(), length - trailer.getTrailerSize())
-              .nextBlockWithBlockType(BlockType.ROOT_INDEX);
-      List<Entry> out = new ArrayList<>();
-      try (DataInputStream in =
-          new DataInputStream(new ByteBuffInputStream(block.getBufferWithoutHeader()))) {
-        for (int i = 0; i < trailer.getDataIndexCount(); i++) {
-          long offset = in.readLong();
-          int size = in.readInt();
-          byte[] key = Bytes.readByteArray(in);
-          out.add(new Entry(offset, size, new KeyValue.KeyOnlyKeyValue(key, 0, key.length)));
-        }
-      } finally {
-        block.release();
-      }
-      return out;
     }
 
     /**
@@ -311,44 +278,10 @@ public final class StoreFileRowSampler {
     private List<Entry> leaf(Entry parent) throws IOException {
       List<Entry> known = leaves.get(parent.offset());
       if (known == null) {
-        known = read(parent, BlockType.LEAF_INDEX);
+        known = StoreFileIndex.below(reader, parent, BlockType.LEAF_INDEX);
         leaves.put(parent.offset(), known);
       }
       return known;
-    }
-
-    /** The entries of the non-root index block {@code parent} points to. */
-    private List<Entry> read(Entry parent, BlockType type) throws IOException {
-      HFileBlock block =
-          reader.readBlock(parent.offset(), parent.size(), false, true, false, false, type, null);
-      try {
-        return nonRootEntries(block.getBufferWithoutHeader());
-      } finally {
-        block.release();
-      }
-    }
-
-    /**
-     * The entries of a non-root index block: their count, a secondary index of their offsets
-     * ({@code count + 1} ints), then each entry as block offset (long), on-disk size (int) and key.
-     */
-    static List<Entry> nonRootEntries(ByteBuff buffer) {
-      int count = buffer.getInt(0);
-      int entriesStart = Bytes.SIZEOF_INT * (count + 2);
-      List<Entry> out = new ArrayList<>(count);
-      for (int i = 0; i < count; i++) {
-        int from = buffer.getInt(Bytes.SIZEOF_INT * (i + 1));
-        int to = buffer.getInt(Bytes.SIZEOF_INT * (i + 2));
-        int at = entriesStart + from;
-        int keyAt = at + Bytes.SIZEOF_LONG + Bytes.SIZEOF_INT;
-        byte[] key = buffer.toBytes(keyAt, to - from - Bytes.SIZEOF_LONG - Bytes.SIZEOF_INT);
-        out.add(
-            new Entry(
-                buffer.getLong(at),
-                buffer.getInt(at + Bytes.SIZEOF_LONG),
-                new KeyValue.KeyOnlyKeyValue(key, 0, key.length)));
-      }
-      return out;
     }
   }
 }

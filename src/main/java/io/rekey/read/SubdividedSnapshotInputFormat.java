@@ -5,7 +5,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -18,7 +17,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.HTableDescriptor;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.Size;
@@ -36,7 +34,6 @@ import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.io.hfile.CacheConfig;
 import org.apache.hadoop.hbase.io.hfile.HFile;
-import org.apache.hadoop.hbase.io.hfile.HFileBlockIndex;
 import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
 import org.apache.hadoop.hbase.mapreduce.TableSnapshotInputFormat;
 import org.apache.hadoop.hbase.mapreduce.TableSnapshotInputFormatImpl;
@@ -66,7 +63,8 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
   static final int MAX_PIECES_PER_REGION = 16;
 
   @Override
-  @SuppressWarnings("deprecation") // HBase 2.5's split constructor still takes HTableDescriptor
+  // The split's region comes back as HBase 2's deprecated HRegionInfo, and goes in as it came.
+  @SuppressWarnings("deprecation")
   public List<InputSplit> getSplits(JobContext job) throws IOException, InterruptedException {
     List<InputSplit> splits = super.getSplits(job);
     Configuration conf = job.getConfiguration();
@@ -115,11 +113,12 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
           Scan bounded = new Scan(scan).withStartRow(lo).withStopRow(hi);
           out.add(
               new TableSnapshotRegionSplit(
-                  new HTableDescriptor(d.getHtd()),
-                  d.getRegionInfo(),
-                  Arrays.asList(d.getLocations()),
-                  bounded,
-                  new Path(d.getRestoreDir())));
+                  new TableSnapshotInputFormatImpl.InputSplit(
+                      d.getHtd(),
+                      d.getRegionInfo(),
+                      Arrays.asList(d.getLocations()),
+                      bounded,
+                      new Path(d.getRestoreDir()))));
           lo = hi;
         }
       }
@@ -229,7 +228,7 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
         }
       }
       return cutsFromSpans(spans, pieces);
-    } catch (IOException | ReflectiveOperationException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       LOG.info(
           "cannot read the block index of region {} ({}); cutting its key space evenly",
           d.getRegionInfo().getEncodedName(),
@@ -241,8 +240,7 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
   /** A key range of one store file and the bytes it holds. */
   record Span(byte[] from, byte[] to, double bytes) {}
 
-  private static List<Span> spans(HFile.Reader reader, long fileBytes)
-      throws ReflectiveOperationException, IOException {
+  private static List<Span> spans(HFile.Reader reader, long fileBytes) throws IOException {
     List<Cell> keys = rootKeys(reader);
     int entries = keys.size();
     List<Span> out = new ArrayList<>();
@@ -262,15 +260,10 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
    * The first keys of a store file's root block index entries, in order: each entry covers about
    * the same share of the file's bytes (one data block in a flat index, many in a deep one).
    */
-  static List<Cell> rootKeys(HFile.Reader reader) throws ReflectiveOperationException {
-    HFileBlockIndex.BlockIndexReader index = reader.getDataBlockIndexReader();
-    // The root entries' keys: public on HBase's index reader, whose class is not.
-    Method rootKey = index.getClass().getMethod("getRootBlockKey", int.class);
-    rootKey.setAccessible(true);
-    int entries = index.getRootBlockCount();
-    List<Cell> keys = new ArrayList<>(entries);
-    for (int i = 0; i < entries; i++) {
-      keys.add((Cell) rootKey.invoke(index, i));
+  static List<Cell> rootKeys(HFile.Reader reader) throws IOException {
+    List<Cell> keys = new ArrayList<>();
+    for (StoreFileIndex.Entry e : StoreFileIndex.root(reader)) {
+      keys.add(e.key());
     }
     return keys;
   }
