@@ -132,7 +132,7 @@ launch() {
   local name="$1" heap="$2" cp="$3" main="$4"
   shift 4
   # shellcheck disable=SC2046
-  SPARK_HOME="$SPARK_HOME_DIR" SPARK_SCALA_VERSION=2.12 SPARK_LOCAL_IP="$HOST" \
+  SPARK_HOME="$SPARK_HOME_DIR" SPARK_SCALA_VERSION="$(rekey_cell_version scala.binary.version)" SPARK_LOCAL_IP="$HOST" \
     nohup java -Xmx"$heap" $(rekey_jvm_flags) \
     -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" -Dhbase.log.dir="$LOGS" \
     -cp "$cp" "$main" "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &

@@ -3,8 +3,20 @@
 
 REKEY_HOME="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 REKEY_VAR="${REKEY_VAR:-$REKEY_HOME/var}"
-REKEY_TARGET="$REKEY_HOME/target"
-REKEY_JAR="$REKEY_TARGET/hbase-rekey-0.1.0-SNAPSHOT.jar"
+# The support-matrix cell (README "Support matrix"): the default one builds in target/ with no
+# profile; another is the Maven profile of its name and builds in target/CELL.
+REKEY_DEFAULT_CELL=spark3.5_2.12-hbase2.5
+REKEY_CELL="${REKEY_CELL:-$REKEY_DEFAULT_CELL}"
+if [ "$REKEY_CELL" = "$REKEY_DEFAULT_CELL" ]; then
+  REKEY_TARGET="$REKEY_HOME/target"; REKEY_MVN_CELL=()
+elif grep -q "<id>$REKEY_CELL</id>" "$REKEY_HOME/pom.xml" && [ "${REKEY_CELL#spark}" != "$REKEY_CELL" ]; then
+  REKEY_TARGET="$REKEY_HOME/target/$REKEY_CELL"; REKEY_MVN_CELL=(-P"$REKEY_CELL")
+else
+  printf 'error: REKEY_CELL=%s is not a cell of the support matrix; use %s (the default) or one of: %s\n' \
+    "$REKEY_CELL" "$REKEY_DEFAULT_CELL" "$(sed -n 's|.*<id>\(spark[^<]*\)</id>.*|\1|p' "$REKEY_HOME/pom.xml" | tr '\n' ' ')" >&2
+  exit 2
+fi
+REKEY_JAR="$REKEY_TARGET/hbase-rekey-0.1.0-SNAPSHOT-$REKEY_CELL.jar"
 REKEY_MAIN=io.rekey.cli.Main
 
 rekey_say() { printf '%s\n' "$*" >&2; }
@@ -20,6 +32,7 @@ rekey_require_java17() {
 # Builds the application jar when it is missing or older than the sources or the pom.
 rekey_ensure_jar() {
   if [ -f "$REKEY_JAR" ] && [ -f "$REKEY_TARGET/runtime-classpath.txt" ] && [ -f "$REKEY_TARGET/jvm-flags.txt" ] \
+     && [ -f "$REKEY_TARGET/cell.properties" ] \
      && [ -z "$(find "$REKEY_HOME/src/main" "$REKEY_HOME/pom.xml" -newer "$REKEY_JAR" -print -quit 2>/dev/null)" ]; then
     return 0
   fi
@@ -29,19 +42,31 @@ rekey_ensure_jar() {
   fi
   command -v mvn >/dev/null 2>&1 || rekey_die "mvn is not on the PATH; install Maven 3.8+ to build hbase-rekey"
   rekey_say "building hbase-rekey (mvn package, tests skipped; the first build downloads ~0.7 GB of dependencies)..."
-  (cd "$REKEY_HOME" && mvn -B -q -DskipTests package) >&2 || rekey_die "the build failed; run 'mvn -B package -DskipTests' in $REKEY_HOME to see why"
+  (cd "$REKEY_HOME" && mvn -B -q -DskipTests "${REKEY_MVN_CELL[@]}" package) >&2 \
+    || rekey_die "the build failed; run 'mvn -B package -DskipTests ${REKEY_MVN_CELL[*]}' in $REKEY_HOME to see why"
 }
 
-# rekey_resolved_classpath NAME: the classpath of jobs/NAME/pom.xml, resolved by Maven once and
-# kept in target/NAME-classpath.txt until the pom changes.
+# rekey_resolved_classpath NAME: the classpath of jobs/NAME/pom.xml at the cell's versions (the
+# build's cell.properties), resolved by Maven once and kept in the cell's target directory until
+# the pom or the cell changes.
 rekey_resolved_classpath() {
   local out="$REKEY_TARGET/$1-classpath.txt" pom="$REKEY_HOME/jobs/$1/pom.xml"
-  if [ ! -s "$out" ] || [ "$pom" -nt "$out" ]; then
-    mkdir -p "$REKEY_TARGET"
-    (cd "$REKEY_HOME/jobs/$1" && mvn -B -q dependency:build-classpath -Dmdep.outputFile="$out") >&2 \
+  local cell="$REKEY_TARGET/cell.properties"
+  [ -f "$cell" ] || rekey_ensure_jar
+  if [ ! -s "$out" ] || [ "$pom" -nt "$out" ] || [ "$cell" -nt "$out" ]; then
+    local versions=()
+    mapfile -t versions < <(sed -n 's/^\([a-z0-9.]*\)=\(.*\)$/-D\1=\2/p' "$cell")
+    (cd "$REKEY_HOME/jobs/$1" && mvn -B -q dependency:build-classpath "${versions[@]}" -Dmdep.outputFile="$out") >&2 \
       || rekey_die "cannot resolve the classpath of jobs/$1/pom.xml"
   fi
   cat "$out"
+}
+
+# rekey_cell_version NAME: a version of the cell's build (target/.../cell.properties), e.g.
+# scala.binary.version.
+rekey_cell_version() {
+  [ -f "$REKEY_TARGET/cell.properties" ] || rekey_ensure_jar
+  sed -n "s/^$1=//p" "$REKEY_TARGET/cell.properties"
 }
 
 # Spark's own runtime classpath (Spark SQL + Hadoop client, nothing of ours), for running
@@ -164,8 +189,9 @@ rekey_run_job() {
 rekey_bench_build() {
   rekey_require_java17
   rekey_ensure_jar
-  (cd "$REKEY_HOME" && mvn -B -q -DskipTests test-compile && mvn -B -q dependency:build-classpath \
-    -Dmdep.includeScope=test -Dmdep.outputFile=target/test-classpath.txt) >&2 \
+  (cd "$REKEY_HOME" && mvn -B -q -DskipTests "${REKEY_MVN_CELL[@]}" test-compile \
+    && mvn -B -q "${REKEY_MVN_CELL[@]}" dependency:build-classpath \
+    -Dmdep.includeScope=test -Dmdep.outputFile="$REKEY_TARGET/test-classpath.txt") >&2 \
     || rekey_die "cannot build the benchmark classes"
 }
 

@@ -6,10 +6,8 @@ import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.datasketches.ArrayOfStringsSerDe;
 import org.apache.datasketches.frequencies.ErrorType;
 import org.apache.datasketches.frequencies.ItemsSketch;
-import org.apache.datasketches.memory.Memory;
 
 /**
  * The heaviest items of a stream with their weights (frequent items, DataSketches): bounded memory
@@ -61,12 +59,12 @@ public final class Frequent implements Serializable {
 
   private void writeObject(ObjectOutputStream out) throws IOException {
     out.defaultWriteObject();
-    SketchBytes.write(out, sketch.toByteArray(new ArrayOfStringsSerDe()));
+    SketchBytes.write(out, DataSketchesLine.toBytes(sketch));
   }
 
   private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
     in.defaultReadObject();
     byte[] bytes = SketchBytes.read(in);
-    sketch = ItemsSketch.getInstance(Memory.wrap(bytes), new ArrayOfStringsSerDe());
+    sketch = DataSketchesLine.fromBytes(bytes);
   }
 }

@@ -43,11 +43,11 @@ public final class Quantiles implements Serializable {
   }
 
   public double min() {
-    return sketch.isEmpty() ? 0 : sketch.getMinValue();
+    return sketch.isEmpty() ? 0 : DataSketchesLine.min(sketch);
   }
 
   public double max() {
-    return sketch.isEmpty() ? 0 : sketch.getMaxValue();
+    return sketch.isEmpty() ? 0 : DataSketchesLine.max(sketch);
   }
 
   /** The value at normalized rank {@code q} (0..1); 0 when empty. */
@@ -57,10 +57,10 @@ public final class Quantiles implements Serializable {
 
   /** The fraction of values below {@code value}; 0 when empty. */
   public double rankBelow(double value) {
-    if (sketch.isEmpty() || value <= sketch.getMinValue()) {
+    if (sketch.isEmpty() || value <= DataSketchesLine.min(sketch)) {
       return 0;
     }
-    if (value > sketch.getMaxValue()) {
+    if (value > DataSketchesLine.max(sketch)) {
       return 1;
     }
     return sketch.getRank(value);

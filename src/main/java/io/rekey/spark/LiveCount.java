@@ -50,9 +50,11 @@ public final class LiveCount implements AutoCloseable {
 
     @Override
     public void onExecutorMetricsUpdate(SparkListenerExecutorMetricsUpdate update) {
-      for (Tuple4<Object, Object, Object, scala.collection.Seq<AccumulableInfo>> task :
-          JavaConverters.seqAsJavaList(update.accumUpdates())) {
-        for (AccumulableInfo info : JavaConverters.seqAsJavaList(task._4())) {
+      // The updates' Seq is scala.collection.Seq in Scala 2.12 and immutable.Seq in 2.13: read
+      // both as what they share, so one source compiles for every cell.
+      for (Tuple4<Object, Object, Object, ? extends scala.collection.Iterable<AccumulableInfo>>
+          task : JavaConverters.asJavaIterable(update.accumUpdates())) {
+        for (AccumulableInfo info : JavaConverters.asJavaIterable(task._4())) {
           if (info.id() == accumulatorId && info.update().isDefined()) {
             running.put((Long) task._1(), ((Number) info.update().get()).longValue());
           }

@@ -12,6 +12,7 @@ import io.rekey.options.OptionValues;
 import io.rekey.report.AuditReport;
 import io.rekey.sketch.Weighted;
 import io.rekey.testing.CliRun;
+import io.rekey.testing.EveryCell;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.io.TempDir;
  * audit on a real mini cluster with real Spark, over tables built to have a known answer: a
  * time-first key, a salted key, one wide row, a hot prefix.
  */
+@EveryCell
 @ExtendWith(MiniHBase.class)
 class AuditIT {
   static final long T0 = 1_767_225_600_000L;

@@ -19,13 +19,19 @@ class SparkRuntimePomTest {
     String main = Files.readString(Path.of("pom.xml"));
     String runtime = Files.readString(Path.of("jobs/spark-runtime/pom.xml"));
     for (String property :
-        new String[] {"spark.version", "scala.binary.version", "hadoop.version"}) {
+        new String[] {
+          "spark.version",
+          "scala.binary.version",
+          "hadoop.version",
+          "jackson.version",
+          "netty.version"
+        }) {
       assertThat(property(runtime, property))
           .as("%s in jobs/spark-runtime/pom.xml", property)
           .isEqualTo(property(main, property));
     }
     String cluster = Files.readString(Path.of("jobs/cluster-runtime/pom.xml"));
-    for (String property : new String[] {"hadoop.version", "hbase.version"}) {
+    for (String property : new String[] {"hadoop.version", "hbase.version", "log4j.version"}) {
       assertThat(property(cluster, property))
           .as("%s in jobs/cluster-runtime/pom.xml", property)
           .isEqualTo(property(main, property));

@@ -2,6 +2,7 @@ package io.rekey.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.testing.EveryCell;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.Scripts;
 import java.nio.file.Path;
@@ -16,12 +17,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The application jar runs through Spark's own {@code SparkSubmit} with nothing on the classpath
  * but Spark's runtime (Spark SQL + Hadoop client) and the jar: what a cluster gives it.
  */
+@EveryCell
 @ExtendWith(MiniHBase.class)
 class SparkSubmitJarIT {
   @Test
   void theJarRunsGenerateAndDescribeOnSparksClasspathAlone() throws Exception {
     String classpath = Scripts.sparkRuntimeClasspath();
-    assertThat(classpath).contains("spark-core_2.12-3.5.9.jar").doesNotContain("hbase-");
+    // The cell's own Spark: spark-core_2.12-3.5.9.jar in the default cell.
+    assertThat(classpath)
+        .contains(
+            "spark-core_"
+                + Scripts.cellVersion("scala.binary.version")
+                + "-"
+                + Scripts.cellVersion("spark.version")
+                + ".jar")
+        .doesNotContain("hbase-");
     Path jar = Scripts.appJar();
     String table = "jar:messages";
 

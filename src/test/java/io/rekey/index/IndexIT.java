@@ -9,6 +9,7 @@ import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.RunState;
 import io.rekey.options.OptionValues;
 import io.rekey.testing.CliRun;
+import io.rekey.testing.EveryCell;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Secondary indexes on a real mini cluster with real Spark: build, update, scrutiny, lookup. */
+@EveryCell
 @ExtendWith(MiniHBase.class)
 class IndexIT {
   static final long T0 = 1_767_225_600_000L;

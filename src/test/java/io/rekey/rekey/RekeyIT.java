@@ -7,6 +7,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
+import io.rekey.testing.EveryCell;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
@@ -39,6 +40,7 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 
 /** rekey on a real mini cluster with real Spark: every cell, timestamp and version survives. */
+@EveryCell
 class RekeyIT extends OnMiniCluster {
   static final long T0 = 1_767_225_600_000L;
   static final String SOURCE_KEY = "text: ts:long + '_' + user + '_' + order";

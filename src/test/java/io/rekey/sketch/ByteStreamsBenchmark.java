@@ -31,6 +31,9 @@ import org.openjdk.jmh.infra.Blackhole;
  * {@code toByteArray()}: a copy and an allocation per item. Run with {@code jobs/bench-micro.sh
  * ByteStreams}.
  */
+// The constructors, not the builders commons-io 2.13 added: every cell's Hadoop brings commons-io,
+// some older than 2.13.
+@SuppressWarnings("deprecation")
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -56,7 +59,7 @@ public class ByteStreamsBenchmark {
     }
     unsynced = new UnsyncedBytes.Out(256);
     unsyncedData = new DataOutputStream(unsynced);
-    commons = UnsynchronizedByteArrayOutputStream.builder().setBufferSize(256).get();
+    commons = new UnsynchronizedByteArrayOutputStream(256);
     commonsData = new DataOutputStream(commons);
     jdk = new ByteArrayOutputStream(256);
     jdkData = new DataOutputStream(jdk);
@@ -117,13 +120,7 @@ public class ByteStreamsBenchmark {
 
   @Benchmark
   public void decodeCommonsIo(Blackhole bh) throws IOException {
-    decodeItem(
-        UnsynchronizedByteArrayInputStream.builder()
-            .setByteArray(encodedItem)
-            .setOffset(0)
-            .setLength(encodedItem.length)
-            .get(),
-        bh);
+    decodeItem(new UnsynchronizedByteArrayInputStream(encodedItem, 0, encodedItem.length), bh);
   }
 
   @Benchmark

@@ -18,13 +18,37 @@ public final class Scripts {
     return Path.of(System.getProperty("rekey.project.dir", ".")).toAbsolutePath().normalize();
   }
 
+  /** The support-matrix cell under test (failsafe passes it; the default cell otherwise). */
+  public static String cell() {
+    return System.getProperty("rekey.cell", "spark3.5_2.12-hbase2.5");
+  }
+
+  /** The cell's build directory: {@code target}, or {@code target/CELL} for another cell. */
+  public static Path targetDir() {
+    return Path.of(
+        System.getProperty("rekey.target.dir", projectDir().resolve("target").toString()));
+  }
+
+  /** A version the build wrote into the cell's {@code cell.properties} (e.g. spark.version). */
+  public static String cellVersion(String name) throws IOException {
+    java.util.Properties p = new java.util.Properties();
+    try (var in = Files.newInputStream(targetDir().resolve("cell.properties"))) {
+      p.load(in);
+    }
+    String v = p.getProperty(name);
+    if (v == null) {
+      throw new IllegalStateException(name + " is not in " + targetDir() + "/cell.properties");
+    }
+    return v;
+  }
+
   /** The shaded application jar built by {@code mvn package}. */
   public static Path appJar() {
     Path jar =
         Path.of(
             System.getProperty(
                 "rekey.app.jar",
-                projectDir().resolve("target/hbase-rekey-0.1.0-SNAPSHOT.jar").toString()));
+                targetDir().resolve("hbase-rekey-0.1.0-SNAPSHOT-" + cell() + ".jar").toString()));
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(jar + " is missing: run the ITs with 'mvn verify'");
     }
@@ -45,6 +69,8 @@ public final class Scripts {
     ProcessBuilder pb = new ProcessBuilder(command).directory(projectDir().toFile());
     pb.redirectErrorStream(true);
     pb.environment().put("REKEY_NO_BUILD", "1");
+    // The scripts build and run the cell under test (jobs/lib/common.sh).
+    pb.environment().put("REKEY_CELL", cell());
     pb.environment().remove("SPARK_HOME");
     pb.environment().remove("HBASE_CONF_DIR");
     pb.environment().putAll(env);
@@ -74,16 +100,16 @@ public final class Scripts {
             List.of(
                 "bash",
                 "-c",
-                "source jobs/lib/common.sh && rekey_spark_classpath > target/spark-cp.out"));
+                "source jobs/lib/common.sh && rekey_spark_classpath > \"$REKEY_TARGET/spark-cp.out\""));
     if (f.exit() != 0) {
       throw new AssertionError("cannot resolve Spark's runtime classpath:\n" + f.output());
     }
-    return Files.readString(projectDir().resolve("target/spark-cp.out")).strip();
+    return Files.readString(targetDir().resolve("spark-cp.out")).strip();
   }
 
   /** The JDK 17 flags the build writes for the scripts. */
   public static List<String> jvmFlags() throws IOException {
-    String flags = Files.readString(projectDir().resolve("target/jvm-flags.txt")).strip();
+    String flags = Files.readString(targetDir().resolve("jvm-flags.txt")).strip();
     return new ArrayList<>(List.of(flags.split("\\s+")));
   }
 }
