@@ -52,7 +52,7 @@ public final class Quantiles implements Serializable {
 
   /** The value at normalized rank {@code q} (0..1); 0 when empty. */
   public double quantile(double q) {
-    return sketch.isEmpty() ? 0 : sketch.getQuantile(q);
+    return sketch.isEmpty() ? 0 : DataSketchesLine.quantile(sketch, q);
   }
 
   /** The fraction of values below {@code value}; 0 when empty. */
@@ -63,7 +63,7 @@ public final class Quantiles implements Serializable {
     if (value > DataSketchesLine.max(sketch)) {
       return 1;
     }
-    return sketch.getRank(value);
+    return DataSketchesLine.rankBelow(sketch, value);
   }
 
   /** The normalized rank error this sketch guarantees (99% confidence). */
