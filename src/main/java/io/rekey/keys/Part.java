@@ -53,6 +53,24 @@ sealed interface Part extends Serializable {
     }
   }
 
+  /**
+   * A part computed from fields (or, with none named, from the whole old key) that reading the key
+   * back cannot undo: a salt or a hash.
+   */
+  sealed interface Digest extends Part permits Salt, Hash {
+    List<String> fields();
+
+    @Override
+    default List<String> inputs() {
+      return fields().isEmpty() ? List.of(KeyLayout.OLD_KEY) : fields();
+    }
+
+    @Override
+    default List<String> recovers() {
+      return List.of();
+    }
+  }
+
   /** Writes the first {@code bytes} of a digest: raw in binary keys, as hex in text keys. */
   static void writeDigest(byte[] digest, int bytes, KeyMode mode, ByteArrayOutputStream out) {
     if (mode == KeyMode.BINARY) {
@@ -315,7 +333,7 @@ sealed interface Part extends Serializable {
    * the input is the fields (each as 4-byte length + canonical bytes) or, with no fields, the whole
    * old key. One byte in binary keys; zero-padded decimal, as wide as {@code N-1}, in text.
    */
-  record Salt(int buckets, List<String> fields, int column) implements Part {
+  record Salt(int buckets, List<String> fields, int column) implements Digest {
     public Salt {
       fields = List.copyOf(fields);
     }
@@ -342,16 +360,6 @@ sealed interface Part extends Serializable {
     @Override
     public int fixedLength(KeyMode mode) {
       return mode == KeyMode.BINARY ? 1 : textWidth();
-    }
-
-    @Override
-    public List<String> inputs() {
-      return fields.isEmpty() ? List.of(KeyLayout.OLD_KEY) : fields;
-    }
-
-    @Override
-    public List<String> recovers() {
-      return List.of();
     }
 
     @Override
@@ -387,7 +395,7 @@ sealed interface Part extends Serializable {
   }
 
   /** {@code hash(fields…, bytes=k, algo=md5|murmur3)}: the first k bytes of the hash. */
-  record Hash(List<String> fields, int bytes, String algo, int column) implements Part {
+  record Hash(List<String> fields, int bytes, String algo, int column) implements Digest {
     public Hash {
       fields = List.copyOf(fields);
     }
@@ -403,16 +411,6 @@ sealed interface Part extends Serializable {
     @Override
     public int fixedLength(KeyMode mode) {
       return mode == KeyMode.BINARY ? bytes : 2 * bytes;
-    }
-
-    @Override
-    public List<String> inputs() {
-      return fields.isEmpty() ? List.of(KeyLayout.OLD_KEY) : fields;
-    }
-
-    @Override
-    public List<String> recovers() {
-      return List.of();
     }
 
     @Override
