@@ -80,8 +80,11 @@ sealed interface Part extends Serializable {
     }
   }
 
-  /** Skips a fixed-length part that decoding cannot read back (a hash). */
-  static int skip(byte[] key, int pos, int length, Part part) throws KeyReject {
+  /**
+   * The position after a fixed-length part at {@code pos}, refusing a key too short to hold it: how
+   * a part is skipped (a hash, which decoding cannot read back) or checked before it is read.
+   */
+  static int end(byte[] key, int pos, int length, Part part) throws KeyReject {
     if (pos + length > key.length) {
       throw new KeyReject(RejectReason.SOURCE_MISMATCH, "key too short for " + part.describe());
     }
@@ -378,9 +381,7 @@ sealed interface Part extends Serializable {
     public int decode(byte[] key, int pos, KeyMode mode, Ending ending, Map<String, FieldValue> out)
         throws KeyReject {
       int len = fixedLength(mode);
-      if (pos + len > key.length) {
-        throw new KeyReject(RejectReason.SOURCE_MISMATCH, "key too short for " + describe());
-      }
+      end(key, pos, len, this);
       long b =
           mode == KeyMode.BINARY
               ? key[pos] & 0xff
@@ -432,7 +433,7 @@ sealed interface Part extends Serializable {
     @Override
     public int decode(byte[] key, int pos, KeyMode mode, Ending ending, Map<String, FieldValue> out)
         throws KeyReject {
-      return Part.skip(key, pos, fixedLength(mode), this);
+      return Part.end(key, pos, fixedLength(mode), this);
     }
   }
 
@@ -478,7 +479,7 @@ sealed interface Part extends Serializable {
     @Override
     public int decode(byte[] key, int pos, KeyMode mode, Ending ending, Map<String, FieldValue> out)
         throws KeyReject {
-      return Part.skip(key, pos, fixedLength(mode), this);
+      return Part.end(key, pos, fixedLength(mode), this);
     }
   }
 
@@ -574,9 +575,7 @@ sealed interface Part extends Serializable {
     public int decode(byte[] key, int pos, KeyMode mode, Ending ending, Map<String, FieldValue> out)
         throws KeyReject {
       int len = fixedLength(mode);
-      if (pos + len > key.length) {
-        throw new KeyReject(RejectReason.SOURCE_MISMATCH, "key too short for " + describe());
-      }
+      end(key, pos, len, this);
       long r =
           mode == KeyMode.BINARY
               ? Bytes.toLong(key, pos)
