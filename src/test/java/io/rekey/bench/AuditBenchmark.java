@@ -6,9 +6,8 @@ import io.rekey.audit.AuditResult;
 import io.rekey.common.Json;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
-import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionValues;
+import io.rekey.read.ReadOptions;
 import io.rekey.read.SourceReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.mapreduce.CellCounter;
 import org.apache.hadoop.util.ToolRunner;
@@ -47,35 +45,33 @@ public final class AuditBenchmark {
     try (Connection connection = HBaseConnections.open(settings)) {
       report.put("table", table);
       report.put("sparkMaster", sc.master());
-      int rounds = Integer.parseInt(System.getProperty("bench.rounds", "7"));
-      int cellCounterRounds = Integer.parseInt(System.getProperty("bench.cellCounterRounds", "2"));
-      Map<String, Object> audit = null;
-      Map<String, Object> floor = null;
-      Map<String, Object> cellCounter = null;
-      List<Double> auditTimes = new ArrayList<>();
-      List<Double> floorTimes = new ArrayList<>();
-      List<Double> cellCounterTimes = new ArrayList<>();
       // The audit and the floor first, in rounds of their own. CellCounter runs a MapReduce job in
       // this JVM: with it between the rounds, hundreds of methods were compiled again after each
       // of its runs and the method that followed it ran 0.1 to 0.25 s slower, the audit (more
       // code to warm up again) more than the floor. No audit or scan runs after a MapReduce job in
-      // its JVM. The two take turns to go first.
-      for (int round = 1; round <= rounds; round++) {
-        if (round % 2 == 1) {
-          audit = RekeyBenchmark.measure(() -> audit(sc, connection, conf, table).totals().cells());
-          floor = RekeyBenchmark.measure(() -> countingScan(sc, connection, conf, table));
-        } else {
-          floor = RekeyBenchmark.measure(() -> countingScan(sc, connection, conf, table));
-          audit = RekeyBenchmark.measure(() -> audit(sc, connection, conf, table).totals().cells());
-        }
-        if (round > 1) {
-          auditTimes.add((double) audit.get("seconds"));
-          floorTimes.add((double) floor.get("seconds"));
-        }
-        System.err.printf(
-            "bench round %d of %d: audit %s s, floor %s s%n",
-            round, rounds, audit.get("seconds"), floor.get("seconds"));
-      }
+      // its JVM.
+      Rounds rounds =
+          Rounds.fromProperties(9)
+              .run(
+                  "audit",
+                  List.of(
+                      new Rounds.Method("audit", r -> audit(sc, connection, conf, table, r)),
+                      new Rounds.Method(
+                          "floor",
+                          r ->
+                              ReadFloor.count(
+                                  sc,
+                                  connection,
+                                  conf,
+                                  table,
+                                  SourceReader.fullScan(
+                                      ReadOptions.BATCH.defaultValue().intValue(), true),
+                                  r))),
+                  null);
+      int cellCounterRounds = Integer.parseInt(System.getProperty("bench.cellCounterRounds", "2"));
+      Map<String, Object> cellCounter = null;
+      List<Double> cellCounterTimes = new ArrayList<>();
+      Map<String, Object> floor = rounds.summary("floor");
       long cells = (long) floor.get("cells");
       for (int round = 1; round <= cellCounterRounds; round++) {
         long[] outputBytes = new long[1];
@@ -95,40 +91,25 @@ public final class AuditBenchmark {
       }
       // Let the region server settle after CellCounter's live scan before the memory audits.
       Thread.sleep(SETTLE_MILLIS);
+      report.put("rounds", rounds.describe());
       report.put(
-          "measured",
-          "the median of rounds 2 to "
-              + rounds
-              + " of the audit and the floor (the first warms up both; they take turns to go"
-              + " first), then CellCounter's rounds after them (the first warms it up when there"
-              + " are two or more); each method's last round in detail");
+          "cellCounterRounds",
+          "after the audit's rounds; the first warms it up when there are two or more");
       report.put("sourceCells", floor.get("cells"));
-      report.put("audit", audit);
-      report.put("floorCountingScan", floor);
+      report.put("audit", rounds.summary("audit"));
+      report.put("floor", floor);
       cellCounter.put(
           "note",
           "HBase's CellCounter in the MapReduce local runner, a live scan through the region"
               + " server; it writes one line per row and qualifier (its output size is given)");
       report.put("cellCounter", cellCounter);
-      double auditSeconds = median(auditTimes);
-      double floorSeconds = median(floorTimes);
-      double cellCounterSeconds = median(cellCounterTimes);
+      double cellCounterSeconds = Rounds.median(cellCounterTimes);
+      cellCounter.put("medianSeconds", cellCounterSeconds);
+      cellCounter.put("secondsOfEachRound", cellCounterTimes);
+      report.put("auditOverFloor", rounds.overFloor("audit", "floor"));
       report.put(
-          "medianSeconds",
-          Map.of("audit", auditSeconds, "floor", floorSeconds, "cellCounter", cellCounterSeconds));
-      report.put(
-          "warmRoundSeconds",
-          Map.of("audit", auditTimes, "floor", floorTimes, "cellCounter", cellCounterTimes));
-      report.put("auditOverFloor", RekeyBenchmark.round(auditSeconds / floorSeconds));
-      // Each round's audit and floor ran back to back, under the same load from the rest of the
-      // machine: the median of their ratios moves less than the ratio of the medians.
-      List<Double> roundRatios = new ArrayList<>();
-      for (int i = 0; i < auditTimes.size(); i++) {
-        roundRatios.add(RekeyBenchmark.round(auditTimes.get(i) / floorTimes.get(i)));
-      }
-      report.put("auditOverFloorOfEachRound", roundRatios);
-      report.put("auditOverFloorMedianOfRounds", RekeyBenchmark.round(median(roundRatios)));
-      report.put("cellCounterOverAudit", RekeyBenchmark.round(cellCounterSeconds / auditSeconds));
+          "cellCounterOverAudit",
+          RekeyBenchmark.round(cellCounterSeconds / rounds.medianSeconds("audit")));
 
       // Memory when the table doubles: same audit, a table with twice the rows.
       Map<String, Object> memory = new LinkedHashMap<>();
@@ -153,11 +134,24 @@ public final class AuditBenchmark {
     sc.stop();
   }
 
-  static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    sorted.sort(null);
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  /** An audit as {@code jobs/hbase-rekey.sh audit} runs it, recording its read and stages. */
+  static long audit(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      String table,
+      Map<String, Object> record) {
+    AuditResult r = audit(sc, connection, conf, table);
+    record.put(
+        "settings",
+        Map.of(
+            "readTasks",
+            r.sampling().readTasks(),
+            "scan",
+            "snapshot; batch "
+                + ReadOptions.BATCH.defaultValue()
+                + ", caching 500, raw true, all versions true"));
+    return r.totals().cells();
   }
 
   static AuditResult audit(
@@ -169,41 +163,6 @@ public final class AuditBenchmark {
                 .with("source-key", SOURCE_KEY)
                 .validate(AuditOptions.declared()));
     return new AuditJob(sc, connection, conf, options).execute();
-  }
-
-  /**
-   * The floor: what any one-pass tool must pay. The same snapshot, the same raw scan and the same
-   * read tasks as the audit; each task only counts its cells.
-   */
-  static long countingScan(
-      JavaSparkContext sc, Connection connection, Configuration conf, String table) {
-    TableName t = TableName.valueOf(table);
-    TableAdmin admin = new TableAdmin(connection);
-    String snapshot = "bench-floor-" + System.currentTimeMillis();
-    org.apache.hadoop.fs.Path restore =
-        new org.apache.hadoop.fs.Path(RunFiles.staging(conf, null), snapshot);
-    admin.snapshot(t, snapshot);
-    try {
-      int pieces = SourceReader.readTasks(sc.defaultParallelism());
-      return SourceReader.fromSnapshot(
-              sc, conf, snapshot, restore, SourceReader.fullScan(10_000, true), pieces)
-          .mapPartitions(
-              rows -> {
-                long n = 0;
-                while (rows.hasNext()) {
-                  n += rows.next()._2().size();
-                }
-                return List.of(n).iterator();
-              })
-          .reduce(Long::sum);
-    } finally {
-      admin.deleteSnapshot(snapshot);
-      try {
-        restore.getFileSystem(conf).delete(restore, true);
-      } catch (java.io.IOException e) {
-        System.err.println("bench: cannot delete " + restore + ": " + e.getMessage());
-      }
-    }
   }
 
   /**

@@ -11,6 +11,8 @@ import io.rekey.index.IndexRunResult;
 import io.rekey.keys.KeyReject;
 import io.rekey.options.OptionValues;
 import io.rekey.read.SourceReader;
+import io.rekey.read.TableRead;
+import io.rekey.spark.SparkCores;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,9 +36,7 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.filter.RowFilter;
 import org.apache.hadoop.hbase.filter.SubstringComparator;
-import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
@@ -65,50 +65,67 @@ public final class IndexBenchmark {
       report.put("sourceCells", RekeyBenchmark.countCells(connection, src));
       report.put("index", "m:sender -> value + reverse_ts(ts) + key, covering m:subject");
       report.put("sparkMaster", sc.master());
-      int rounds = Integer.parseInt(System.getProperty("bench.rounds", "2"));
-      Map<String, Object> build = null;
-      Map<String, Object> rebuild = null;
-      Map<String, Object> put = null;
       OptionValues definition = definition(source, "bench:ix_build");
-      for (int round = 1; round <= rounds; round++) {
-        // Dropping the previous round's tables and state is not part of any method's time.
-        RekeyBenchmark.fresh(connection, "bench:ix_build", null, null);
-        RekeyBenchmark.fresh(connection, "bench:ix_put", null, null);
-        forgetState(connection, "bench:ix_build");
-        build = RekeyBenchmark.measure(() -> build(sc, connection, conf, definition));
-        // The same build into the now existing, pre-split table: no split planning.
-        rebuild = RekeyBenchmark.measure(() -> build(sc, connection, conf, definition));
-        TableName putTable = likeBuilt(connection, "bench:ix_build", "bench:ix_put");
-        put =
-            RekeyBenchmark.measure(
-                () ->
-                    putBuild(sc, connection, conf, definition(source, putTable.getNameAsString())));
-        put.put("flushSeconds", RekeyBenchmark.flushSeconds(connection, "bench:ix_put"));
-        System.err.printf(
-            "bench round %d of %d: index build %s s (into the existing table %s s), put-based %s"
-                + " s%n",
-            round, rounds, build.get("seconds"), rebuild.get("seconds"), put.get("seconds"));
-      }
-      report.put("measured", "the last of " + rounds + " rounds; earlier ones warm up both");
+      // One build before the rounds, untimed, gives the index's regions: the Put builder writes
+      // into a table with the same regions, created before each of its runs (not timed).
+      RekeyBenchmark.fresh(connection, "bench:ix_build", null, null);
+      forgetState(connection, "bench:ix_build");
+      build(sc, connection, conf, definition, new LinkedHashMap<>());
+      TableDescriptor built =
+          connection.getAdmin().getDescriptor(TableName.valueOf("bench:ix_build"));
+      List<byte[]> starts = new TableAdmin(connection).regionStartKeys(built.getTableName());
+      List<byte[]> splits = new ArrayList<>(starts.subList(1, starts.size()));
+      Rounds rounds =
+          Rounds.fromProperties(5)
+              .run(
+                  "index",
+                  List.of(
+                      new Rounds.Method("build", r -> build(sc, connection, conf, definition, r)),
+                      new Rounds.Method(
+                          "floor",
+                          r ->
+                              ReadFloor.count(
+                                  sc, connection, conf, source, buildScan(definition), r)),
+                      new Rounds.Method(
+                          "putBased",
+                          r ->
+                              putBuild(sc, connection, conf, definition(source, "bench:ix_put"), r),
+                          put ->
+                              put.put(
+                                  "flushSeconds",
+                                  RekeyBenchmark.flushSeconds(connection, "bench:ix_put")))),
+                  // Dropping the last round's tables and state is not part of any method's time.
+                  () -> {
+                    RekeyBenchmark.fresh(connection, "bench:ix_build", null, null);
+                    forgetState(connection, "bench:ix_build");
+                    RekeyBenchmark.fresh(connection, "bench:ix_put", null, null);
+                    new TableAdmin(connection)
+                        .create(
+                            TableDescriptorBuilder.copy(TableName.valueOf("bench:ix_put"), built),
+                            splits);
+                  });
+      report.put("rounds", rounds.describe());
+      Map<String, Object> build = rounds.summary("build");
+      build.put("medianStageSeconds", rounds.medianStages("build"));
       build.put("note", "a new index table, split at quantiles of sampled entry keys");
       report.put("build", build);
-      rebuild.put("note", "the same build into the existing pre-split table");
-      report.put("buildIntoExistingTable", rebuild);
+      report.put("floor", rounds.summary("floor"));
+      Map<String, Object> put = rounds.summary("putBased");
       put.put("note", "into a table with the same regions, created beforehand (not timed)");
       report.put("putBased", put);
+      report.put("buildVsPutBased", rounds.speedup("build", "putBased"));
+      report.put("buildOverFloor", rounds.overFloor("build", "floor"));
+      List<Double> withFlush = new ArrayList<>();
+      List<Double> buildSeconds = rounds.seconds("build");
+      for (int i = 0; i < buildSeconds.size(); i++) {
+        Map<String, Object> p = rounds.of("putBased").get(i);
+        withFlush.add(
+            RekeyBenchmark.round(
+                ((double) p.get("seconds") + (double) p.get("flushSeconds"))
+                    / buildSeconds.get(i)));
+      }
       report.put(
-          "buildVsPutBased",
-          RekeyBenchmark.round(
-              (double) build.get("cellsPerSecond") / (double) put.get("cellsPerSecond")));
-      report.put(
-          "buildVsPutBasedWithFlush",
-          RekeyBenchmark.round(
-              ((double) put.get("seconds") + (double) put.get("flushSeconds"))
-                  / (double) build.get("seconds")));
-      report.put(
-          "buildIntoExistingVsPutBased",
-          RekeyBenchmark.round(
-              (double) rebuild.get("cellsPerSecond") / (double) put.get("cellsPerSecond")));
+          "buildVsPutBasedWithFlushMedianOfRounds", RekeyBenchmark.round(Rounds.median(withFlush)));
 
       // Incremental: 1% new messages written now, then an update over [watermark, now].
       long sourceRows = rows(connection, src);
@@ -124,7 +141,7 @@ public final class IndexBenchmark {
       // the watermark back, and the last run counts.
       Map<String, Object> update = null;
       List<Object> runs = new ArrayList<>();
-      for (int round = 1; round <= rounds + 1; round++) {
+      for (int round = 1; round <= 3; round++) {
         if (update != null) {
           forgetWatermarkTo(connection, "bench:ix_build", (long) update.get("windowFrom"));
         }
@@ -138,7 +155,7 @@ public final class IndexBenchmark {
       report.put("update", update);
       report.put(
           "updateOverBuild",
-          RekeyBenchmark.round((double) update.get("seconds") / (double) build.get("seconds")));
+          RekeyBenchmark.round((double) update.get("seconds") / rounds.medianSeconds("build")));
       // The same window again, written as HFiles and bulk-loaded, for comparison.
       forgetWatermarkTo(connection, "bench:ix_build", (long) update.get("windowFrom"));
       Map<String, Object> viaHfiles = update(sc, connection, conf, definition, until, "hfiles");
@@ -201,7 +218,11 @@ public final class IndexBenchmark {
   }
 
   static long build(
-      JavaSparkContext sc, Connection connection, Configuration conf, OptionValues definition) {
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      OptionValues definition,
+      Map<String, Object> record) {
     IndexRunResult r =
         IndexJob.build(
                 sc,
@@ -209,45 +230,50 @@ public final class IndexBenchmark {
                 conf,
                 IndexRunOptions.forBuild(definition.validate(IndexRunOptions.declaredForBuild())))
             .execute();
-    System.err.println("bench: index build " + r.counts() + " " + r.stageSeconds());
+    record.put("stages", r.stageSeconds());
+    record.put(
+        "settings",
+        Map.of(
+            "readTasks",
+            SourceReader.readTasks(SparkCores.of(sc).cores()),
+            "scan",
+            "snapshot; the index's columns (and every row's first cell), caching 5000",
+            "loadThreads",
+            RekeyBenchmark.LOAD_THREADS,
+            "write",
+            "HFiles by the write engine, bulk-loaded"));
     return r.cellsWritten();
   }
 
-  /** A table with the built index's family and regions, for the Put-based builder. */
-  static TableName likeBuilt(Connection c, String built, String name) throws IOException {
-    TableName t = TableName.valueOf(name);
-    TableDescriptor d = c.getAdmin().getDescriptor(TableName.valueOf(built));
-    List<byte[]> starts = new TableAdmin(c).regionStartKeys(TableName.valueOf(built));
-    new TableAdmin(c)
-        .create(
-            TableDescriptorBuilder.copy(t, d), new ArrayList<>(starts.subList(1, starts.size())));
-    return t;
+  /** The scan an index build reads its source with (IndexJob), for the floor and the peer. */
+  static Scan buildScan(OptionValues definition) {
+    IndexDefinition d =
+        IndexDefinition.from(definition.validate(IndexDefinition.declaredWithFile()));
+    return new IndexEntries(d)
+        .restrictCountingEveryRow(new Scan().setCacheBlocks(false).setCaching(5000));
   }
 
   /**
    * What most people write first: the same snapshot read and the same entries, each row Put through
-   * a BufferedMutator.
+   * a BufferedMutator on the executor's connection.
    */
   static long putBuild(
-      JavaSparkContext sc, Connection connection, Configuration conf, OptionValues values) {
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      OptionValues values,
+      Map<String, Object> record) {
     IndexDefinition d = IndexDefinition.from(values.validate(IndexDefinition.declaredWithFile()));
     IndexEntries entries = new IndexEntries(d);
     long stamp = System.currentTimeMillis();
-    String snapshot = "bench-ix-put-" + stamp;
-    new TableAdmin(connection).snapshot(d.source(), snapshot);
-    try {
-      JavaPairRDD<ImmutableBytesWritable, Result> rows =
-          SourceReader.fromSnapshot(
-              sc,
-              conf,
-              snapshot,
-              RekeyBenchmark.restoreDir(conf, snapshot),
-              entries.restrict(new Scan().setCacheBlocks(false).setCaching(500)),
-              SourceReader.readTasks(sc.defaultParallelism()));
+    Scan scan = buildScan(values);
+    try (TableRead read =
+        RekeyBenchmark.peerRead(sc, connection, conf, d.source(), scan, "bench-ix-put")) {
+      record.put("settings", RekeyBenchmark.putSettings(read, scan));
       return RekeyBenchmark.putEachRow(
           sc,
           conf,
-          rows,
+          read.rows(),
           d.indexTableName(),
           r -> {
             try {
@@ -256,8 +282,6 @@ public final class IndexBenchmark {
               return List.of();
             }
           });
-    } finally {
-      RekeyBenchmark.dropSnapshot(connection, conf, snapshot);
     }
   }
 

@@ -2,18 +2,23 @@ package io.rekey.bench;
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import io.rekey.common.Json;
+import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
+import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.SplitPoints;
 import io.rekey.options.OptionValues;
+import io.rekey.read.ReadOptions;
 import io.rekey.read.SourceReader;
+import io.rekey.read.TableRead;
 import io.rekey.rekey.RekeyJob;
 import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.RekeyResult;
+import io.rekey.spark.SparkCores;
 import io.rekey.spark.SparkSessions;
 import java.io.IOException;
 import java.io.Serializable;
@@ -45,7 +50,6 @@ import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -77,6 +81,12 @@ public final class RekeyBenchmark {
   static final String SOURCE_KEY = "text: ts:long + '_' + sender + '_' + msgid";
   static final String TARGET_KEY = "salt(16, sender) + sender + reverse_ts(ts) + msgid";
 
+  /** The Put peers' write buffer: 8 MB, four times HBase's default, a round trip per 8 MB. */
+  static final long WRITE_BUFFER_BYTES = 8L << 20;
+
+  /** Bulk-load threads for every method that bulk-loads: the tool's default (BulkLoader). */
+  static final int LOAD_THREADS = 16;
+
   public static void main(String[] args) throws Exception {
     String source = args.length > 0 ? args[0] : "bench:messages";
     Path out = Path.of(args.length > 1 ? args[1] : "var/bench/rekey-bench.json");
@@ -94,63 +104,71 @@ public final class RekeyBenchmark {
       report.put("sparkMaster", sc.master());
       List<byte[]> splits = SplitPoints.plan(mapping.target(), 16, List.of());
       TableDescriptor sourceDescriptor = connection.getAdmin().getDescriptor(src);
-
-      // Every round runs all three; the report keeps the last, so that the first round warms the
-      // JVM, the page cache and Spark for all of them alike.
-      int rounds = Integer.parseInt(System.getProperty("bench.rounds", "2"));
-      Map<String, Object> rekey = null;
-      Map<String, Object> put = null;
-      Map<String, Object> hbaseSpark = null;
-      for (int round = 1; round <= rounds; round++) {
-        // Dropping the previous round's tables is not part of any method's time.
-        for (String t : List.of("bench:t_rekey", "bench:t_put", "bench:t_hbase_spark")) {
-          fresh(connection, t, null, null);
+      // -Dbench.rekeyOnly=true: rounds of rekey alone, for profiling it; no report is written.
+      if (Boolean.getBoolean("bench.rekeyOnly")) {
+        for (int round = 1; round <= Integer.getInteger("bench.rounds", 5); round++) {
+          fresh(connection, "bench:t_rekey", null, null);
+          System.err.println(
+              "bench: rekey " + measure(r -> rekey(sc, connection, conf, source, r)));
         }
-        rekey = measure(() -> rekey(sc, connection, conf, source));
-        // -Dbench.rekeyOnly=true: rounds of rekey alone, for profiling it; no report is written.
-        if (Boolean.getBoolean("bench.rekeyOnly")) {
-          System.err.println("bench: rekey " + rekey);
-          continue;
-        }
-        put =
-            measure(
-                () ->
-                    putCopy(
-                        sc,
-                        connection,
-                        conf,
-                        src,
-                        fresh(connection, "bench:t_put", sourceDescriptor, splits),
-                        mapping));
-        hbaseSpark =
-            measure(
-                () ->
-                    hbaseSparkBulkLoad(
-                        sc,
-                        connection,
-                        conf,
-                        src,
-                        fresh(connection, "bench:t_hbase_spark", sourceDescriptor, splits),
-                        mapping,
-                        sourceDescriptor));
-        put.put("flushSeconds", flushSeconds(connection, "bench:t_put"));
-        System.err.printf(
-            "bench round %d of %d: rekey %s s, put-based %s s, hbase-spark %s s%n",
-            round, rounds, rekey.get("seconds"), put.get("seconds"), hbaseSpark.get("seconds"));
-      }
-      if (put == null) {
         sc.stop();
         return;
       }
-      report.put("measured", "the last of " + rounds + " rounds; earlier ones warm up all three");
+      Rounds rounds =
+          Rounds.fromProperties(5)
+              .run(
+                  "rekey",
+                  List.of(
+                      new Rounds.Method("rekey", r -> rekey(sc, connection, conf, source, r)),
+                      new Rounds.Method(
+                          "floor",
+                          r -> ReadFloor.count(sc, connection, conf, source, sourceScan(), r)),
+                      new Rounds.Method(
+                          "putBased",
+                          r ->
+                              putCopy(
+                                  sc,
+                                  connection,
+                                  conf,
+                                  src,
+                                  fresh(connection, "bench:t_put", sourceDescriptor, splits),
+                                  mapping,
+                                  r),
+                          put -> put.put("flushSeconds", flushSeconds(connection, "bench:t_put"))),
+                      new Rounds.Method(
+                          "hbaseSpark",
+                          r ->
+                              hbaseSparkBulkLoad(
+                                  sc,
+                                  connection,
+                                  conf,
+                                  src,
+                                  fresh(
+                                      connection, "bench:t_hbase_spark", sourceDescriptor, splits),
+                                  mapping,
+                                  sourceDescriptor,
+                                  r))),
+                  // Dropping the previous round's tables is not part of any method's time.
+                  () -> {
+                    for (String t :
+                        List.of("bench:t_rekey", "bench:t_put", "bench:t_hbase_spark")) {
+                      fresh(connection, t, null, null);
+                    }
+                  });
+      report.put("rounds", rounds.describe());
+      Map<String, Object> rekey = rounds.summary("rekey");
+      rekey.put("medianStageSeconds", rounds.medianStages("rekey"));
       rekey.put(
           "timestampsKept",
           timestampsKept(connection, src, TableName.valueOf("bench:t_rekey"), mapping));
       report.put("rekey", rekey);
+      report.put("floor", rounds.summary("floor"));
+      Map<String, Object> put = rounds.summary("putBased");
       put.put(
           "timestampsKept",
           timestampsKept(connection, src, TableName.valueOf("bench:t_put"), mapping));
       report.put("putBased", put);
+      Map<String, Object> hbaseSpark = rounds.summary("hbaseSpark");
       hbaseSpark.put(
           "timestampsKept",
           timestampsKept(connection, src, TableName.valueOf("bench:t_hbase_spark"), mapping));
@@ -159,19 +177,28 @@ public final class RekeyBenchmark {
           "hbase-spark's bulkLoad stamps every cell with the load time: source timestamps and"
               + " versions are lost");
       report.put("hbaseSpark", hbaseSpark);
-
-      double ours = (double) rekey.get("cellsPerSecond");
-      report.put("rekeyVsPutBased", round(ours / (double) put.get("cellsPerSecond")));
-      report.put("rekeyVsHbaseSpark", round(ours / (double) hbaseSpark.get("cellsPerSecond")));
-      report.put(
-          "rekeyVsPutBasedWithFlush",
-          round(
-              ((double) put.get("seconds") + (double) put.get("flushSeconds"))
-                  / (double) rekey.get("seconds")));
+      report.put("rekeyVsPutBased", rounds.speedup("rekey", "putBased"));
+      report.put("rekeyVsHbaseSpark", rounds.speedup("rekey", "hbaseSpark"));
+      report.put("rekeyOverFloor", rounds.overFloor("rekey", "floor"));
+      List<Double> withFlush = new ArrayList<>();
+      List<Double> rekeySeconds = rounds.seconds("rekey");
+      for (int i = 0; i < rekeySeconds.size(); i++) {
+        Map<String, Object> p = rounds.of("putBased").get(i);
+        withFlush.add(
+            round(
+                ((double) p.get("seconds") + (double) p.get("flushSeconds"))
+                    / rekeySeconds.get(i)));
+      }
+      report.put("rekeyVsPutBasedWithFlushMedianOfRounds", round(Rounds.median(withFlush)));
       report.put("processPeakRssMiB", peakRssMiB());
     }
     writeReport(report, out);
     sc.stop();
+  }
+
+  /** The scan rekey reads this mapping's source with (text-only key: batched), for its peers. */
+  static Scan sourceScan() {
+    return SourceReader.fullScan(ReadOptions.BATCH.defaultValue().intValue(), false);
   }
 
   /** The cluster the benchmarks run against: HBASE_CONF_DIR, by default the local HBase's. */
@@ -192,9 +219,26 @@ public final class RekeyBenchmark {
     System.out.println(json);
   }
 
-  static long rekey(JavaSparkContext sc, Connection connection, Configuration conf, String source)
+  static long rekey(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      String source,
+      Map<String, Object> record)
       throws IOException {
-    TableName target = fresh(connection, "bench:t_rekey", null, null);
+    return rekey(sc, connection, conf, source, "bench:t_rekey", record);
+  }
+
+  /** Rekeys {@code source} into a new table {@code targetName}, verify off as for the peers. */
+  static long rekey(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      String source,
+      String targetName,
+      Map<String, Object> record)
+      throws IOException {
+    TableName target = fresh(connection, targetName, null, null);
     RekeyOptions options =
         RekeyOptions.from(
             OptionValues.empty()
@@ -207,12 +251,28 @@ public final class RekeyBenchmark {
     RekeyResult r =
         new RekeyJob(sc, connection, conf, options, RekeyJob.plan(sc, connection, conf, options))
             .execute();
-    System.err.println("bench: rekey stages " + r.stageSeconds());
+    record.put("stages", r.stageSeconds());
+    record.put(
+        "settings",
+        Map.of(
+            "readTasks",
+            SourceReader.readTasks(SparkCores.of(sc).cores()),
+            "scan",
+            "snapshot; batch " + options.batch() + ", caching 500, raw false, all versions true",
+            "loadThreads",
+            LOAD_THREADS,
+            "write",
+            "HFiles by the write engine, bulk-loaded on the job's connection"));
     return r.cellsWritten();
   }
 
   interface Run {
     long cells() throws Exception;
+  }
+
+  /** A measured method that records more than its cells: settings, stage times. */
+  interface Timed {
+    long cells(Map<String, Object> record) throws Exception;
   }
 
   /**
@@ -224,6 +284,12 @@ public final class RekeyBenchmark {
    * ran).
    */
   static Map<String, Object> measure(Run run) throws Exception {
+    return measure(record -> run.cells());
+  }
+
+  /** {@link #measure(Run)}, with what the method records beside its figures. */
+  static Map<String, Object> measure(Timed run) throws Exception {
+    Map<String, Object> record = new LinkedHashMap<>();
     System.gc();
     List<MemoryPoolMXBean> heap = new ArrayList<>();
     for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) {
@@ -237,7 +303,7 @@ public final class RekeyBenchmark {
     long live;
     try (LiveHeap liveHeap = new LiveHeap(heap)) {
       long t0 = System.nanoTime();
-      cells = run.cells();
+      cells = run.cells(record);
       secs = (System.nanoTime() - t0) / 1e9;
       live = liveHeap.peak();
     }
@@ -251,6 +317,7 @@ public final class RekeyBenchmark {
     m.put("cellsPerSecond", round(cells / secs));
     m.put("peakHeapMiB", peak >> 20);
     m.put("peakLiveHeapMiB", live < 0 ? null : live >> 20);
+    m.putAll(record);
     return m;
   }
 
@@ -317,31 +384,6 @@ public final class RekeyBenchmark {
     return t;
   }
 
-  /**
-   * The peers read the snapshot with HBase's own splits (one task per region), as
-   * TableSnapshotInputFormat gives them; rekey cuts big regions into pieces.
-   */
-  static JavaPairRDD<ImmutableBytesWritable, Result> snapshotRows(
-      JavaSparkContext sc, Configuration conf, String snapshot) {
-    return SourceReader.fromSnapshot(
-        sc, conf, snapshot, restoreDir(conf, snapshot), SourceReader.fullScan(10_000));
-  }
-
-  /**
-   * Deletes a peer's snapshot and the directory {@link #snapshotRows} restored it into, as this
-   * tool's own jobs do, so benchmark runs leave nothing behind under the local HBase.
-   */
-  static void dropSnapshot(Connection connection, Configuration conf, String snapshot) {
-    new TableAdmin(connection).deleteSnapshot(snapshot);
-    deleteQuietly(conf, restoreDir(conf, snapshot));
-  }
-
-  /** Where a peer's snapshot is restored for reading: beside the local HBase's root. */
-  static org.apache.hadoop.fs.Path restoreDir(Configuration conf, String snapshot) {
-    return new org.apache.hadoop.fs.Path(
-        conf.get("hbase.rootdir") + "/../bench-restore-" + snapshot);
-  }
-
   static void deleteQuietly(Configuration conf, org.apache.hadoop.fs.Path dir) {
     try {
       dir.getFileSystem(conf).delete(dir, true);
@@ -350,22 +392,25 @@ public final class RekeyBenchmark {
     }
   }
 
-  /** What most people write first: map each row, Put it with the cells' own timestamps. */
+  /**
+   * What most people write first: map each row, Put it with the cells' own timestamps. The same
+   * read as rekey's (a new snapshot, the same read tasks and scan).
+   */
   static long putCopy(
       JavaSparkContext sc,
       Connection connection,
       Configuration conf,
       TableName src,
       TableName target,
-      KeyMapping mapping) {
-    String snapshot = "bench-put-" + System.currentTimeMillis();
-    new TableAdmin(connection).snapshot(src, snapshot);
-    try {
-      JavaPairRDD<ImmutableBytesWritable, Result> rows = snapshotRows(sc, conf, snapshot);
+      KeyMapping mapping,
+      Map<String, Object> record) {
+    Scan scan = sourceScan();
+    try (TableRead read = peerRead(sc, connection, conf, src, scan, "bench-put")) {
+      record.put("settings", putSettings(read, scan));
       return putEachRow(
           sc,
           conf,
-          rows,
+          read.rows(),
           target.getNameAsString(),
           r -> {
             byte[] row;
@@ -385,9 +430,32 @@ public final class RekeyBenchmark {
             }
             return List.of(p);
           });
-    } finally {
-      dropSnapshot(connection, conf, snapshot);
     }
+  }
+
+  /** A peer's read: a new snapshot through the tool's own reader, as its jobs read. */
+  static TableRead peerRead(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      TableName table,
+      Scan scan,
+      String purpose) {
+    return TableRead.open(
+        sc, connection, conf, table, scan, false, RunFiles.staging(conf, null), purpose);
+  }
+
+  /** What a Put-based peer's read and write were. */
+  static Map<String, Object> putSettings(TableRead read, Scan scan) {
+    Map<String, Object> settings = new LinkedHashMap<>(ReadFloor.readSettings(read, scan));
+    settings.put("writeTasks", read.rows().getNumPartitions());
+    settings.put(
+        "write",
+        "one BufferedMutator per task, write buffer "
+            + (WRITE_BUFFER_BYTES >> 20)
+            + " MiB, on one connection per executor (ExecutorConnections, as the tool's own Put"
+            + " paths); HBase's defaults otherwise");
+    return settings;
   }
 
   /**
@@ -409,8 +477,9 @@ public final class RekeyBenchmark {
   }
 
   /**
-   * The Put-based peers' write: Spark {@code foreachPartition}, one connection and one buffered
-   * mutator (8 MB of Puts per round trip) per task, each row's Puts sent as they are made.
+   * The Put-based peers' write: Spark {@code foreachPartition}, one buffered mutator (8 MB of Puts
+   * per round trip) per task on the executor's one shared connection, each row's Puts sent as they
+   * are made.
    *
    * @return the cells written
    */
@@ -424,11 +493,11 @@ public final class RekeyBenchmark {
     LongAccumulator written = sc.sc().longAccumulator();
     rows.foreachPartition(
         it -> {
-          try (Connection c = ConnectionFactory.createConnection(shipped.get());
-              BufferedMutator m =
-                  c.getBufferedMutator(
+          try (BufferedMutator m =
+              ExecutorConnections.get(shipped)
+                  .getBufferedMutator(
                       new BufferedMutatorParams(TableName.valueOf(table))
-                          .writeBufferSize(8L << 20))) {
+                          .writeBufferSize(WRITE_BUFFER_BYTES))) {
             while (it.hasNext()) {
               for (Put p : puts.of(it.next()._2())) {
                 m.mutate(p);
@@ -463,36 +532,48 @@ public final class RekeyBenchmark {
       TableName src,
       TableName target,
       KeyMapping mapping,
-      TableDescriptor descriptor)
+      TableDescriptor descriptor,
+      Map<String, Object> record)
       throws IOException {
-    String snapshot = "bench-hs-" + System.currentTimeMillis();
-    new TableAdmin(connection).snapshot(src, snapshot);
+    Scan scan = sourceScan();
     org.apache.hadoop.fs.Path staging = null;
-    try {
-      JavaPairRDD<ImmutableBytesWritable, Result> rows = snapshotRows(sc, conf, snapshot);
+    try (TableRead read = peerRead(sc, connection, conf, src, scan, "bench-hs")) {
+      Map<String, Object> settings = new LinkedHashMap<>(ReadFloor.readSettings(read, scan));
+      settings.put("loadThreads", LOAD_THREADS);
+      settings.put(
+          "write",
+          "hbase-spark 1.0.1 JavaHBaseContext.bulkLoad (its own shuffle and HFile writer), cells"
+              + " counted in the map (no second pass), BulkLoadHFiles with the tool's load"
+              + " threads");
+      record.put("settings", settings);
+      // Counted as the cells are made: counting the RDD afterwards would read and map the whole
+      // snapshot a second time.
+      LongAccumulator counted = sc.sc().longAccumulator();
       JavaRDD<BenchCell> cells =
-          rows.flatMap(
-              t -> {
-                Result r = t._2();
-                List<BenchCell> out = new ArrayList<>();
-                byte[] row;
-                try {
-                  row =
-                      mapping.map(
-                          r.getRow(), (f, q) -> r.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
-                } catch (KeyReject e) {
-                  return out.iterator();
-                }
-                for (Cell cell : r.rawCells()) {
-                  out.add(
-                      new BenchCell(
-                          row,
-                          CellUtil.cloneFamily(cell),
-                          CellUtil.cloneQualifier(cell),
-                          CellUtil.cloneValue(cell)));
-                }
-                return out.iterator();
-              });
+          read.rows()
+              .flatMap(
+                  t -> {
+                    Result r = t._2();
+                    List<BenchCell> out = new ArrayList<>();
+                    byte[] row;
+                    try {
+                      row =
+                          mapping.map(
+                              r.getRow(), (f, q) -> r.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
+                    } catch (KeyReject e) {
+                      return out.iterator();
+                    }
+                    for (Cell cell : r.rawCells()) {
+                      out.add(
+                          new BenchCell(
+                              row,
+                              CellUtil.cloneFamily(cell),
+                              CellUtil.cloneQualifier(cell),
+                              CellUtil.cloneValue(cell)));
+                    }
+                    counted.add(out.size());
+                    return out.iterator();
+                  });
       Map<byte[], FamilyHFileWriteOptions> options = new HashMap<>();
       for (ColumnFamilyDescriptor f : descriptor.getColumnFamilies()) {
         options.put(
@@ -515,10 +596,11 @@ public final class RekeyBenchmark {
               options,
               false,
               1L << 30);
-      BulkLoadHFiles.create(conf).bulkLoad(target, staging);
-      return cells.count();
+      Configuration load = new Configuration(conf);
+      load.setInt("hbase.loadincremental.threads.max", LOAD_THREADS);
+      BulkLoadHFiles.create(load).bulkLoad(target, staging);
+      return counted.value();
     } finally {
-      dropSnapshot(connection, conf, snapshot);
       if (staging != null) {
         deleteQuietly(conf, staging);
       }
