@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Renders an audit report in a real headless browser (Debian's chromium) and checks that it shows:
-# the page loads from disk with nothing fetched, every chart is drawn, the findings are on top.
+# Renders an audit report (or the benchmarks' page, jobs/bench-all.sh) in a real headless browser
+# (Debian's chromium) and checks that it shows: the page loads from disk with nothing fetched, every
+# chart is drawn, the findings (the targets) are on top.
 # Writes a full-page screenshot next to the report.
 #
 #   jobs/check-report.sh var/audit/demo_messages/audit.html      # -> .../audit.png
@@ -41,14 +42,19 @@ flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scro
   echo "error: $browser could not load $report:" >&2; tail -5 "$work/browser.log" >&2; exit 1; }
 
 charts=$( (grep -o '<svg' "$work/dom.html" || true) | wc -l)
-findings=$(grep -c 'id="findings"' "$work/dom.html" || true)
-heatmap=$(grep -c 'id="heatmap"' "$work/dom.html" || true)
 first_section=$(grep -o 'id="[a-z-]*"' "$work/dom.html" | head -1)
 problems=()
-[ "$charts" -ge 8 ] || problems+=("only $charts charts were drawn (expected 8 or more)")
-[ "$findings" -ge 1 ] || problems+=("the findings section is missing")
-[ "$heatmap" -ge 1 ] || problems+=("the heatmap is missing")
-[ "$first_section" = 'id="findings"' ] || problems+=("the first section is $first_section, not the findings")
+# Two kinds of page: the audit report, and the benchmarks' page (jobs/bench-all.sh).
+if grep -q 'name="rekey-report" content="bench"' "$work/dom.html"; then
+  kind="benchmark page"; first=targets; min_charts=5; required=(targets ratios scale stages profile)
+else
+  kind="audit report"; first=findings; min_charts=8; required=(findings heatmap)
+fi
+[ "$charts" -ge "$min_charts" ] || problems+=("only $charts charts were drawn (expected $min_charts or more)")
+for id in "${required[@]}"; do
+  grep -q "id=\"$id\"" "$work/dom.html" || problems+=("the $id section is missing")
+done
+[ "$first_section" = "id=\"$first\"" ] || problems+=("the first section is $first_section, not the $first")
 if [ "${#problems[@]}" -gt 0 ]; then
   printf 'error: %s does not render as it must: %s\n' "$report" "$(IFS=';'; echo "${problems[*]}")" >&2
   exit 1
@@ -59,4 +65,4 @@ height=9000
 "$browser" "${flags[@]}" --window-size=1100,"$height" --screenshot="$png" "file://$abs" >/dev/null 2>&1 || {
   echo "error: $browser could not take a screenshot of $report" >&2; exit 1; }
 [ -s "$png" ] || { echo "error: no screenshot was written to $png" >&2; exit 1; }
-echo "rendered $report in $browser: $charts charts, findings first; screenshot $png"
+echo "rendered $report ($kind) in $browser: $charts charts, $first first; screenshot $png"

@@ -25,8 +25,9 @@ import org.apache.spark.api.java.JavaSparkContext;
  * The audit benchmark: on one generated table, in one run and one JVM, times the audit against the
  * floor (a plain full scan through the same snapshot reader that only counts cells) and against
  * HBase's CellCounter (MapReduce, local job runner with as many map slots as Spark has cores). Then
- * audits a table twice as big and compares the audit's peak heap and the size of its merged
- * profile: they must stay flat. Prints JSON.
+ * audits a bigger table (twice as big from bench-audit.sh, the scale curve's biggest from
+ * bench-all.sh) and compares the audit's peak heap and the size of its merged profile: they must
+ * stay flat. Prints JSON.
  *
  * <p>Run by {@code jobs/bench-audit.sh} against the local HBase.
  */
@@ -36,7 +37,7 @@ public final class AuditBenchmark {
 
   public static void main(String[] args) throws Exception {
     String table = args[0];
-    String doubled = args[1];
+    String bigger = args[1];
     Path out = Path.of(args[2]);
     HBaseSettings settings = RekeyBenchmark.clusterSettings();
     Configuration conf = settings.toConfiguration();
@@ -111,9 +112,9 @@ public final class AuditBenchmark {
           "cellCounterOverAudit",
           RekeyBenchmark.round(cellCounterSeconds / rounds.medianSeconds("audit")));
 
-      // Memory when the table doubles: same audit, a table with twice the rows.
+      // Memory as the table grows: the same audit on a bigger table.
       Map<String, Object> memory = new LinkedHashMap<>();
-      for (String t : List.of(table, doubled)) {
+      for (String t : List.of(table, bigger)) {
         AuditResult[] result = new AuditResult[1];
         Map<String, Object> m =
             RekeyBenchmark.measure(
@@ -127,7 +128,7 @@ public final class AuditBenchmark {
         m.put("auditJsonBytes", Json.toJson(result[0]).length());
         memory.put(t, m);
       }
-      report.put("memoryWhenTheTableDoubles", memory);
+      report.put("memoryAsTheTableGrows", memory);
       report.put("processPeakRssMiB", RekeyBenchmark.peakRssMiB());
     }
     RekeyBenchmark.writeReport(report, out);

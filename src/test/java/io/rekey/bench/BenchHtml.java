@@ -46,6 +46,7 @@ final class BenchHtml {
     ratios();
     scale();
     stages();
+    profile();
     methods();
     wide();
     h.append("</body></html>\n");
@@ -250,7 +251,7 @@ final class BenchHtml {
     int width = 940;
     int left = 110;
     int rowH = 60;
-    int height = 30 + rowH * names.size() + 20 * 8;
+    int height = 30 + rowH * names.size() + 20 * 4;
     double max = 0;
     for (JsonNode n : stages) {
       double sum = 0;
@@ -289,6 +290,68 @@ final class BenchHtml {
       text(left + 18, y, legend.get(c), "start", 12);
     }
     h.append("</svg><p>Axis: 0 to ").append(fmt(max)).append(" s.</p></section>");
+  }
+
+  /** The executor samples of each job by step, from Java Flight Recorder (ProfileBenchmark). */
+  private void profile() {
+    JsonNode p = all.path("profile");
+    if (p.isMissingNode()) {
+      return;
+    }
+    h.append("<section id=\"profile\"><h2>Profile: where each job's executor time goes</h2><p>")
+        .append(esc(p.path("how").asText()))
+        .append("</p>");
+    List<String> jobs = List.of("rekey", "indexBuild", "audit");
+    List<String> legend = new ArrayList<>();
+    for (String job : jobs) {
+      p.path(job)
+          .path("percentOfExecutorSamples")
+          .fieldNames()
+          .forEachRemaining(
+              step -> {
+                if (!legend.contains(step)) {
+                  legend.add(step);
+                }
+              });
+    }
+    int width = 940;
+    int left = 110;
+    int rowH = 34;
+    int height = 20 + rowH * jobs.size() + 18 * ((legend.size() + 1) / 2) + 10;
+    double plotW = width - left - 20;
+    svgOpen("profile shares", width, height);
+    for (int i = 0; i < jobs.size(); i++) {
+      double y = 10 + i * rowH;
+      text(left - 8, y + 15, jobs.get(i), "end", 12);
+      double x = left;
+      var it = p.path(jobs.get(i)).path("percentOfExecutorSamples").fields();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> e = it.next();
+        double w = plotW * e.getValue().asDouble() / 100;
+        rect(
+            x, y, w, 22, color(legend.indexOf(e.getKey())), e.getKey() + ": " + e.getValue() + "%");
+        if (w > 34) {
+          text(x + w / 2, y + 15, fmt(e.getValue().asDouble()) + "%", "middle", 11);
+        }
+        x += w;
+      }
+    }
+    for (int c = 0; c < legend.size(); c++) {
+      double x = left + (c % 2) * plotW / 2;
+      double y = 20 + rowH * jobs.size() + (c / 2) * 18;
+      rect(x, y - 10, 12, 12, color(c), legend.get(c));
+      text(x + 18, y, legend.get(c), "start", 12);
+    }
+    h.append("</svg></section>");
+  }
+
+  /** A color per series; past the palette, shades of grey that still tell neighbours apart. */
+  private static String color(int i) {
+    if (i < COLORS.length) {
+      return COLORS[i];
+    }
+    int grey = 0x99 + (i - COLORS.length) * 0x11 % 0x55;
+    return String.format(Locale.ROOT, "#%02x%02x%02x", grey, grey, grey);
   }
 
   /**
