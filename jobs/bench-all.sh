@@ -14,7 +14,7 @@
 #   jobs/bench-all.sh              # BENCH_ROUNDS (default: 5 for 1-2, 9 for 3, 3 for the curve)
 #   BENCH_SIZES="400000 2000000" jobs/bench-all.sh     # messages per scale-curve table (5.15 cells each)
 # Results: var/bench/{rekey,index,audit,profile,scale,wide}-bench.json, var/bench/bench-all.{json,html,png}.
-# Takes about 45 minutes here (2 cores).
+# Takes about 25 minutes here (2 cores) once the tables exist.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 cd "$REKEY_HOME"

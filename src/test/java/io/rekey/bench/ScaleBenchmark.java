@@ -22,7 +22,7 @@ import org.apache.spark.api.java.JavaSparkContext;
  * The scale curve: rekey, index build (with its Put-based peer), audit and the read floor on tables
  * of growing size (by default about 2, 10 and 20 million cells), in one JVM, rounds rotated as in
  * the other benchmarks. For each size and method: time per cell and the most live heap. Time per
- * cell should stay flat as the table grows, and so should the heap a job keeps.
+ * cell should stay flat as the table grows ({@link BenchReport} says whether it does).
  *
  * <p>Run by {@code jobs/bench-all.sh} (or alone: {@code jobs/bench-scale.sh}).
  */
@@ -49,7 +49,6 @@ public final class ScaleBenchmark {
         first = false;
         RekeyBenchmark.writeReport(withSizes(report, sizes), out);
       }
-      report.put("flatness", flatness(sizes));
       report.put("processPeakRssMiB", RekeyBenchmark.peakRssMiB());
     }
     RekeyBenchmark.writeReport(withSizes(report, sizes), out);
@@ -124,31 +123,6 @@ public final class ScaleBenchmark {
       RekeyBenchmark.fresh(connection, t, null, null);
     }
     IndexBenchmark.forgetState(connection, INDEX);
-  }
-
-  /**
-   * Per method, the time per cell at each size over the time per cell at the smallest: flat means
-   * within 0.85 to 1.15.
-   */
-  static Map<String, Object> flatness(List<Map<String, Object>> sizes) {
-    Map<String, Object> f = new LinkedHashMap<>();
-    for (String m : List.of("rekey", "indexBuild", "indexPutBased", "audit", "floor")) {
-      List<Double> relative = new ArrayList<>();
-      double base = 0;
-      for (Map<String, Object> size : sizes) {
-        @SuppressWarnings("unchecked")
-        double perCell = (double) ((Map<String, Object>) size.get(m)).get("nanosPerCell");
-        if (base == 0) {
-          base = perCell;
-        }
-        relative.add(RekeyBenchmark.round(perCell / base));
-      }
-      Map<String, Object> one = new LinkedHashMap<>();
-      one.put("perCellTimeOverSmallest", relative);
-      one.put("flatWithin15Percent", relative.stream().allMatch(r -> r >= 0.85 && r <= 1.15));
-      f.put(m, one);
-    }
-    return f;
   }
 
   private ScaleBenchmark() {}
