@@ -8,7 +8,6 @@ import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.options.OptionValues;
 import io.rekey.read.ReadOptions;
-import io.rekey.read.SourceReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -57,17 +56,7 @@ public final class AuditBenchmark {
                   "audit",
                   List.of(
                       new Rounds.Method("audit", r -> audit(sc, connection, conf, table, r)),
-                      new Rounds.Method(
-                          "floor",
-                          r ->
-                              ReadFloor.count(
-                                  sc,
-                                  connection,
-                                  conf,
-                                  table,
-                                  SourceReader.fullScan(
-                                      ReadOptions.BATCH.defaultValue().intValue(), true),
-                                  r))),
+                      ReadFloor.method(sc, connection, conf, table, true)),
                   null);
       int cellCounterRounds = Integer.parseInt(System.getProperty("bench.cellCounterRounds", "2"));
       Map<String, Object> cellCounter = null;

@@ -10,9 +10,7 @@ import io.rekey.index.IndexRunOptions;
 import io.rekey.index.IndexRunResult;
 import io.rekey.keys.KeyReject;
 import io.rekey.options.OptionValues;
-import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
-import io.rekey.spark.SparkCores;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -81,11 +79,7 @@ public final class IndexBenchmark {
                   "index",
                   List.of(
                       new Rounds.Method("build", r -> build(sc, connection, conf, definition, r)),
-                      new Rounds.Method(
-                          "floor",
-                          r ->
-                              ReadFloor.count(
-                                  sc, connection, conf, source, buildScan(definition), r)),
+                      ReadFloor.method(sc, connection, conf, source, buildScan(definition)),
                       new Rounds.Method(
                           "putBased",
                           r ->
@@ -115,17 +109,9 @@ public final class IndexBenchmark {
       report.put("putBased", put);
       report.put("buildVsPutBased", rounds.speedup("build", "putBased"));
       report.put("buildOverFloor", rounds.overFloor("build", "floor"));
-      List<Double> withFlush = new ArrayList<>();
-      List<Double> buildSeconds = rounds.seconds("build");
-      for (int i = 0; i < buildSeconds.size(); i++) {
-        Map<String, Object> p = rounds.of("putBased").get(i);
-        withFlush.add(
-            RekeyBenchmark.round(
-                ((double) p.get("seconds") + (double) p.get("flushSeconds"))
-                    / buildSeconds.get(i)));
-      }
       report.put(
-          "buildVsPutBasedWithFlushMedianOfRounds", RekeyBenchmark.round(Rounds.median(withFlush)));
+          "buildVsPutBasedWithFlushMedianOfRounds",
+          rounds.speedupWith("build", "putBased", "flushSeconds"));
 
       // Incremental: 1% new messages written now, then an update over [watermark, now].
       long sourceRows = rows(connection, src);
@@ -230,18 +216,11 @@ public final class IndexBenchmark {
                 conf,
                 IndexRunOptions.forBuild(definition.validate(IndexRunOptions.declaredForBuild())))
             .execute();
-    record.put("stages", r.stageSeconds());
-    record.put(
-        "settings",
-        Map.of(
-            "readTasks",
-            SourceReader.readTasks(SparkCores.of(sc).cores()),
-            "scan",
-            "snapshot; the index's columns (and every row's first cell), caching 5000",
-            "loadThreads",
-            RekeyBenchmark.LOAD_THREADS,
-            "write",
-            "HFiles by the write engine, bulk-loaded"));
+    RekeyBenchmark.recordHFileJob(
+        record,
+        sc,
+        r.stageSeconds(),
+        "snapshot; the index's columns (and every row's first cell), caching 5000");
     return r.cellsWritten();
   }
 

@@ -1,6 +1,8 @@
 package io.rekey.bench;
 
 import io.rekey.hbase.RunFiles;
+import io.rekey.read.ReadOptions;
+import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +53,26 @@ final class ReadFloor {
               })
           .reduce(Long::sum);
     }
+  }
+
+  /**
+   * The floor as a benchmark method named {@code floor}: a full scan of {@code table} as rekey
+   * ({@code raw} false) or the audit ({@code raw} true) reads it, in the default batch.
+   */
+  static Rounds.Method method(
+      JavaSparkContext sc, Connection connection, Configuration conf, String table, boolean raw) {
+    return method(
+        sc,
+        connection,
+        conf,
+        table,
+        SourceReader.fullScan(ReadOptions.BATCH.defaultValue().intValue(), raw));
+  }
+
+  /** The floor of a job that reads with {@code scan}, as a benchmark method named {@code floor}. */
+  static Rounds.Method method(
+      JavaSparkContext sc, Connection connection, Configuration conf, String table, Scan scan) {
+    return new Rounds.Method("floor", r -> count(sc, connection, conf, table, scan, r));
   }
 
   /** What a method's read was: its tasks and scan, so a reader of the JSON sees they are equal. */

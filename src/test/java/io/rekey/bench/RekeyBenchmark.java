@@ -120,9 +120,7 @@ public final class RekeyBenchmark {
                   "rekey",
                   List.of(
                       new Rounds.Method("rekey", r -> rekey(sc, connection, conf, source, r)),
-                      new Rounds.Method(
-                          "floor",
-                          r -> ReadFloor.count(sc, connection, conf, source, sourceScan(), r)),
+                      ReadFloor.method(sc, connection, conf, source, sourceScan()),
                       new Rounds.Method(
                           "putBased",
                           r ->
@@ -180,16 +178,9 @@ public final class RekeyBenchmark {
       report.put("rekeyVsPutBased", rounds.speedup("rekey", "putBased"));
       report.put("rekeyVsHbaseSpark", rounds.speedup("rekey", "hbaseSpark"));
       report.put("rekeyOverFloor", rounds.overFloor("rekey", "floor"));
-      List<Double> withFlush = new ArrayList<>();
-      List<Double> rekeySeconds = rounds.seconds("rekey");
-      for (int i = 0; i < rekeySeconds.size(); i++) {
-        Map<String, Object> p = rounds.of("putBased").get(i);
-        withFlush.add(
-            round(
-                ((double) p.get("seconds") + (double) p.get("flushSeconds"))
-                    / rekeySeconds.get(i)));
-      }
-      report.put("rekeyVsPutBasedWithFlushMedianOfRounds", round(Rounds.median(withFlush)));
+      report.put(
+          "rekeyVsPutBasedWithFlushMedianOfRounds",
+          rounds.speedupWith("rekey", "putBased", "flushSeconds"));
       report.put("processPeakRssMiB", peakRssMiB());
     }
     writeReport(report, out);
@@ -251,19 +242,29 @@ public final class RekeyBenchmark {
     RekeyResult r =
         new RekeyJob(sc, connection, conf, options, RekeyJob.plan(sc, connection, conf, options))
             .execute();
-    record.put("stages", r.stageSeconds());
+    recordHFileJob(
+        record,
+        sc,
+        r.stageSeconds(),
+        "snapshot; batch " + options.batch() + ", caching 500, raw false, all versions true");
+    return r.cellsWritten();
+  }
+
+  /** What a job of this tool that writes HFiles records: its stages and its read and load. */
+  static void recordHFileJob(
+      Map<String, Object> record, JavaSparkContext sc, Map<String, Double> stages, String scan) {
+    record.put("stages", stages);
     record.put(
         "settings",
         Map.of(
             "readTasks",
             SourceReader.readTasks(SparkCores.of(sc).cores()),
             "scan",
-            "snapshot; batch " + options.batch() + ", caching 500, raw false, all versions true",
+            scan,
             "loadThreads",
             LOAD_THREADS,
             "write",
-            "HFiles by the write engine, bulk-loaded on the job's connection"));
-    return r.cellsWritten();
+            "HFiles by the write engine, bulk-loaded (BulkLoader: 16 threads)"));
   }
 
   interface Run {

@@ -141,6 +141,21 @@ final class Rounds {
     return ratio(each, medianSeconds(slow) / medianSeconds(fast));
   }
 
+  /**
+   * {@link #speedup}, with {@code slow}'s untimed {@code extra} seconds (its flush, say) added to
+   * its time: the median of the per-round ratios.
+   */
+  double speedupWith(String fast, String slow, String extra) {
+    List<Double> f = seconds(fast);
+    List<Double> each = new ArrayList<>();
+    for (int i = 0; i < f.size(); i++) {
+      Map<String, Object> s = of(slow).get(i);
+      double slowSeconds = (double) s.get("seconds") + (double) s.get(extra);
+      each.add(RekeyBenchmark.round(slowSeconds / f.get(i)));
+    }
+    return RekeyBenchmark.round(median(each));
+  }
+
   /** How many times {@code floor}'s time {@code method} takes, per round and of the medians. */
   Map<String, Object> overFloor(String method, String floor) {
     return speedup(floor, method);

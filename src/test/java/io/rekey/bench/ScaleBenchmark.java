@@ -4,8 +4,6 @@ import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionValues;
-import io.rekey.read.ReadOptions;
-import io.rekey.read.SourceReader;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -85,16 +83,7 @@ public final class ScaleBenchmark {
                     IndexBenchmark.putBuild(
                         sc, connection, conf, IndexBenchmark.definition(table, INDEX_PUT), r)),
             new Rounds.Method("audit", r -> AuditBenchmark.audit(sc, connection, conf, table, r)),
-            new Rounds.Method(
-                "floor",
-                r ->
-                    ReadFloor.count(
-                        sc,
-                        connection,
-                        conf,
-                        table,
-                        SourceReader.fullScan(ReadOptions.BATCH.defaultValue().intValue(), false),
-                        r))),
+            ReadFloor.method(sc, connection, conf, table, false)),
         () -> {
           dropAll(connection);
           new TableAdmin(connection)
