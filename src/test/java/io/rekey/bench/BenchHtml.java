@@ -183,7 +183,7 @@ final class BenchHtml {
     int height = 300;
     int left = 70;
     int right = 150;
-    int top = 20;
+    int top = 28;
     int bottom = 40;
     double plotW = width - left - right;
     double plotH = height - top - bottom;
@@ -208,7 +208,7 @@ final class BenchHtml {
       text(px, height - bottom + 16, x + "M", "middle", 11);
     }
     text(left + plotW / 2, height - 6, "cells in the table (millions)", "middle", 11);
-    text(12, top + 4, unit, "start", 11);
+    text(left, top - 8, unit, "start", 11);
     int k = 0;
     for (String m : SCALE_METHODS) {
       String color = COLORS[k % COLORS.length];
