@@ -198,9 +198,16 @@ public final class RekeyBenchmark {
         null, Path.of(System.getenv().getOrDefault("HBASE_CONF_DIR", "var/conf")));
   }
 
+  /** The benchmark's Spark context, with {@link SparkStages} listening to it. */
   static JavaSparkContext spark(String app) {
-    return JavaSparkContext.fromSparkContext(SparkSessions.getOrCreate(app).sparkContext());
+    JavaSparkContext sc =
+        JavaSparkContext.fromSparkContext(SparkSessions.getOrCreate(app).sparkContext());
+    sparkStages = SparkStages.on(sc.sc());
+    return sc;
   }
+
+  // What Spark did during each measured method (null before spark() was called).
+  private static SparkStages sparkStages;
 
   /** Writes the report as JSON to {@code out} and prints it. */
   static void writeReport(Map<String, Object> report, Path out) throws IOException {
@@ -302,11 +309,18 @@ public final class RekeyBenchmark {
     long cells;
     double secs;
     long live;
+    SparkStages stages = sparkStages;
+    int mark = stages == null ? 0 : stages.mark();
+    CpuUse cpu = CpuUse.start();
     try (LiveHeap liveHeap = new LiveHeap(heap)) {
       long t0 = System.nanoTime();
       cells = run.cells(record);
       secs = (System.nanoTime() - t0) / 1e9;
       live = liveHeap.peak();
+    }
+    record.put("cpu", cpu.since(secs));
+    if (stages != null) {
+      record.put("spark", stages.since(mark, secs));
     }
     long peak = 0;
     for (MemoryPoolMXBean p : heap) {

@@ -123,8 +123,20 @@ final class Rounds {
     s.put("secondsOfEachRound", seconds(method));
     s.put("peakLiveHeapMiB", maxOf(runs, "peakLiveHeapMiB"));
     s.put("peakHeapMiB", maxOf(runs, "peakHeapMiB"));
+    // Beside each round's time: the cores it kept busy and how long the JIT compiled during it.
+    s.put("machineBusyCoresOfEachRound", cpuOfEachRound(runs, "machineBusyCores"));
+    s.put("jitCompileSecondsOfEachRound", cpuOfEachRound(runs, "jitCompileSeconds"));
     s.put("lastRound", last);
     return s;
+  }
+
+  private static List<Object> cpuOfEachRound(List<Map<String, Object>> runs, String field) {
+    List<Object> out = new ArrayList<>();
+    for (Map<String, Object> run : runs) {
+      Object cpu = run.get("cpu");
+      out.add(cpu instanceof Map<?, ?> m ? m.get(field) : null);
+    }
+    return out;
   }
 
   /**
