@@ -46,6 +46,7 @@ final class BenchHtml {
     ratios();
     scale();
     stages();
+    sparkStages();
     profile();
     methods();
     wide();
@@ -354,6 +355,91 @@ final class BenchHtml {
     return String.format(Locale.ROOT, "#%02x%02x%02x", grey, grey, grey);
   }
 
+  /** Each benchmark's methods: their names on the page and their paths in the JSON. */
+  private static final String[][] METHODS = {
+    {"rekey", "rekey.rekey"},
+    {"Put copy", "rekey.putBased"},
+    {"hbase-spark", "rekey.hbaseSpark"},
+    {"read floor (rekey)", "rekey.floor"},
+    {"index build", "index.build"},
+    {"Put index builder", "index.putBased"},
+    {"read floor (index)", "index.floor"},
+    {"audit", "audit.audit"},
+    {"read floor (audit)", "audit.floor"}
+  };
+
+  /**
+   * Each method's last round as Spark and the machine saw it ({@link SparkStages}, {@link CpuUse}):
+   * the cores it kept busy, the time outside any Spark job, and per stage its wall time, its tasks'
+   * run and CPU time and the longest task. A method that keeps both cores busy is bound by its CPU
+   * work; a stage whose tasks' CPU time is far below their run time waited.
+   */
+  private void sparkStages() {
+    h.append("<section id=\"spark\"><h2>Where the time goes: Spark stages and busy cores")
+        .append(" (last round)</h2><table><tr><th>method</th><th>s</th>")
+        .append("<th>busy cores: machine / bench JVM</th><th>outside Spark jobs s</th>")
+        .append("<th>stage</th><th>tasks</th><th>stage s</th><th>task s (CPU s)</th>")
+        .append("<th>longest task s</th><th>shuffle write / read MiB</th></tr>");
+    for (String[] m : METHODS) {
+      JsonNode last = BenchReport.at(all, m[1]).path("lastRound");
+      JsonNode spark = last.path("spark");
+      if (spark.isMissingNode()) {
+        continue;
+      }
+      JsonNode cpu = last.path("cpu");
+      JsonNode stageList = spark.path("stages");
+      int rows = Math.max(1, stageList.size());
+      h.append("<tr><td rowspan=\"")
+          .append(rows)
+          .append("\">")
+          .append(esc(m[0]))
+          .append("</td><td rowspan=\"")
+          .append(rows)
+          .append("\">")
+          .append(fmt(last.path("seconds").asDouble()))
+          .append("</td><td rowspan=\"")
+          .append(rows)
+          .append("\">")
+          .append(cpu.path("machineBusyCores").asText("?"))
+          .append(" / ")
+          .append(cpu.path("benchJvmBusyCores").asText("?"))
+          .append("</td><td rowspan=\"")
+          .append(rows)
+          .append("\">")
+          .append(spark.path("outsideSparkJobsSeconds").asText())
+          .append("</td>");
+      if (stageList.isEmpty()) {
+        h.append("<td colspan=\"6\">no Spark stage</td></tr>");
+        continue;
+      }
+      boolean first = true;
+      for (JsonNode st : stageList) {
+        if (!first) {
+          h.append("<tr>");
+        }
+        first = false;
+        h.append("<td style=\"text-align:left\"><code>")
+            .append(esc(st.path("stage").asText()))
+            .append("</code></td><td>")
+            .append(st.path("tasks").asText())
+            .append("</td><td>")
+            .append(st.path("seconds").asText())
+            .append("</td><td>")
+            .append(st.path("taskSeconds").asText())
+            .append(" (")
+            .append(st.path("taskCpuSeconds").asText())
+            .append(")</td><td>")
+            .append(st.path("longestTaskSeconds").asText())
+            .append("</td><td>")
+            .append(st.path("shuffleWriteMiB").asText())
+            .append(" / ")
+            .append(st.path("shuffleReadMiB").asText())
+            .append("</td></tr>");
+      }
+    }
+    h.append("</table></section>");
+  }
+
   /**
    * Each benchmark's methods: median seconds, cells, heap and the settings that make them equal.
    */
@@ -361,18 +447,7 @@ final class BenchHtml {
     h.append("<section id=\"methods\"><h2>Methods and their settings</h2><table><tr>")
         .append("<th>method</th><th>cells</th><th>median s</th><th>each round s</th>")
         .append("<th>peak live MiB</th><th>settings</th></tr>");
-    for (String[] m :
-        new String[][] {
-          {"rekey", "rekey.rekey"},
-          {"Put copy", "rekey.putBased"},
-          {"hbase-spark", "rekey.hbaseSpark"},
-          {"read floor (rekey)", "rekey.floor"},
-          {"index build", "index.build"},
-          {"Put index builder", "index.putBased"},
-          {"read floor (index)", "index.floor"},
-          {"audit", "audit.audit"},
-          {"read floor (audit)", "audit.floor"}
-        }) {
+    for (String[] m : METHODS) {
       JsonNode n = BenchReport.at(all, m[1]);
       if (n.isMissingNode()) {
         continue;
