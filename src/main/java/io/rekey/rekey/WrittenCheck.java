@@ -40,12 +40,14 @@ final class WrittenCheck {
     }
     if (stats.rowsRejected() > maxRejects) {
       throw new RekeyException(
+          // Worded as the refusal of a job stopped early (RekeyJob), so that one refusal reads
+          // the same whether the driver saw the rejects during the pass or after it.
           stats.rowsRejected()
-              + " rows ("
-              + stats.cellsRejected()
-              + " cells) could not be mapped, more than --max-rejects "
+              + " rows could not be mapped, more than --max-rejects "
               + maxRejects
-              + "; nothing was loaded. The rows and reasons are in "
+              + " ("
+              + stats.cellsRejected()
+              + " cells); nothing was loaded. The rows and reasons are in "
               + rejectsGlob
               + ". Fix the key specs, or raise --max-rejects to copy without them");
     }
