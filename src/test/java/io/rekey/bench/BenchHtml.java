@@ -389,25 +389,18 @@ final class BenchHtml {
       JsonNode cpu = last.path("cpu");
       JsonNode stageList = spark.path("stages");
       int rows = Math.max(1, stageList.size());
-      h.append("<tr><td rowspan=\"")
-          .append(rows)
-          .append("\">")
-          .append(esc(m[0]))
-          .append("</td><td rowspan=\"")
-          .append(rows)
-          .append("\">")
-          .append(fmt(last.path("seconds").asDouble()))
-          .append("</td><td rowspan=\"")
-          .append(rows)
-          .append("\">")
-          .append(cpu.path("machineBusyCores").asText("?"))
-          .append(" / ")
-          .append(cpu.path("benchJvmBusyCores").asText("?"))
-          .append("</td><td rowspan=\"")
-          .append(rows)
-          .append("\">")
-          .append(spark.path("outsideSparkJobsSeconds").asText())
-          .append("</td>");
+      // The method's own cells span its stages' rows.
+      h.append("<tr>");
+      for (String cell :
+          List.of(
+              esc(m[0]),
+              fmt(last.path("seconds").asDouble()),
+              cpu.path("machineBusyCores").asText("?")
+                  + " / "
+                  + cpu.path("benchJvmBusyCores").asText("?"),
+              spark.path("outsideSparkJobsSeconds").asText())) {
+        h.append("<td rowspan=\"").append(rows).append("\">").append(cell).append("</td>");
+      }
       if (stageList.isEmpty()) {
         h.append("<td colspan=\"6\">no Spark stage</td></tr>");
         continue;
@@ -420,21 +413,17 @@ final class BenchHtml {
         first = false;
         h.append("<td style=\"text-align:left\"><code>")
             .append(esc(st.path("stage").asText()))
-            .append("</code></td><td>")
-            .append(st.path("tasks").asText())
-            .append("</td><td>")
-            .append(st.path("seconds").asText())
-            .append("</td><td>")
-            .append(st.path("taskSeconds").asText())
-            .append(" (")
-            .append(st.path("taskCpuSeconds").asText())
-            .append(")</td><td>")
-            .append(st.path("longestTaskSeconds").asText())
-            .append("</td><td>")
-            .append(st.path("shuffleWriteMiB").asText())
-            .append(" / ")
-            .append(st.path("shuffleReadMiB").asText())
-            .append("</td></tr>");
+            .append("</code></td>");
+        for (String cell :
+            List.of(
+                st.path("tasks").asText(),
+                st.path("seconds").asText(),
+                st.path("taskSeconds").asText() + " (" + st.path("taskCpuSeconds").asText() + ")",
+                st.path("longestTaskSeconds").asText(),
+                st.path("shuffleWriteMiB").asText() + " / " + st.path("shuffleReadMiB").asText())) {
+          h.append("<td>").append(cell).append("</td>");
+        }
+        h.append("</tr>");
       }
     }
     h.append("</table></section>");
