@@ -377,7 +377,8 @@ final class BenchHtml {
   private void sparkStages() {
     h.append("<section id=\"spark\"><h2>Where the time goes: Spark stages and busy cores")
         .append(" (last round)</h2><table><tr><th>method</th><th>s</th>")
-        .append("<th>busy cores: machine / bench JVM</th><th>outside Spark jobs s</th>")
+        .append(
+            "<th>busy cores: machine (of them stolen) / bench JVM</th><th>outside Spark jobs s</th>")
         .append("<th>stage</th><th>tasks</th><th>stage s</th><th>task s (CPU s)</th>")
         .append("<th>longest task s</th><th>shuffle write / read MiB</th></tr>");
     for (String[] m : METHODS) {
@@ -396,6 +397,9 @@ final class BenchHtml {
               esc(m[0]),
               fmt(last.path("seconds").asDouble()),
               cpu.path("machineBusyCores").asText("?")
+                  + (cpu.has("machineStolenCores")
+                      ? " (" + cpu.path("machineStolenCores").asText() + ")"
+                      : "")
                   + " / "
                   + cpu.path("benchJvmBusyCores").asText("?"),
               spark.path("outsideSparkJobsSeconds").asText())) {

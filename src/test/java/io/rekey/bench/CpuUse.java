@@ -60,6 +60,10 @@ final class CpuUse {
       // Busy over all jiffies of all cores, times the cores the kernel counts in them.
       double busyShare = (double) (now[0] - machine[0]) / (now[1] - machine[1]);
       out.put("machineBusyCores", RekeyBenchmark.round(busyShare * now[2]));
+      // Steal is time this virtual machine's cores were ready to run but the hypervisor ran
+      // another guest: counted as busy above, it is work this machine did not get to do.
+      double stolenShare = (double) (now[3] - machine[3]) / (now[1] - machine[1]);
+      out.put("machineStolenCores", RekeyBenchmark.round(stolenShare * now[2]));
     }
     return out;
   }
@@ -72,12 +76,16 @@ final class CpuUse {
     return -1;
   }
 
-  /** {busy, total} jiffies of the aggregate "cpu" line, and the number of "cpuN" lines; or null. */
+  /**
+   * {busy, total} jiffies of the aggregate "cpu" line, the number of "cpuN" lines, and the stolen
+   * jiffies; or null.
+   */
   private static long[] machineJiffies() {
     try {
       long busy = 0;
       long total = 0;
       int cpus = 0;
+      long steal = 0;
       for (String line : Files.readAllLines(PROC_STAT)) {
         if (line.startsWith("cpu ")) {
           String[] f = line.trim().split("\\s+");
@@ -88,12 +96,15 @@ final class CpuUse {
             if (i != 4 && i != 5) {
               busy += v;
             }
+            if (i == 8) {
+              steal = v;
+            }
           }
         } else if (line.startsWith("cpu")) {
           cpus++;
         }
       }
-      return total == 0 ? null : new long[] {busy, total, cpus};
+      return total == 0 ? null : new long[] {busy, total, cpus, steal};
     } catch (IOException | RuntimeException e) {
       return null;
     }

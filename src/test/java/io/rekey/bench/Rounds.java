@@ -125,6 +125,7 @@ final class Rounds {
     s.put("peakHeapMiB", maxOf(runs, "peakHeapMiB"));
     // Beside each round's time: the cores it kept busy and how long the JIT compiled during it.
     s.put("machineBusyCoresOfEachRound", cpuOfEachRound(runs, "machineBusyCores"));
+    s.put("machineStolenCoresOfEachRound", cpuOfEachRound(runs, "machineStolenCores"));
     s.put("jitCompileSecondsOfEachRound", cpuOfEachRound(runs, "jitCompileSeconds"));
     s.put("lastRound", last);
     return s;
