@@ -1,5 +1,6 @@
 package io.rekey.read;
 
+import io.rekey.keys.ColumnValues;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -7,6 +8,7 @@ import java.util.Map;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -34,6 +36,48 @@ public final class CellVisibility {
       case Delete -> CellUtil.matchingQualifier(marker, put) && ts == at;
       default -> false;
     };
+  }
+
+  /**
+   * The value of {@code family:qualifier} a normal read returns of a row's raw cells, as of {@code
+   * below}: the newest Put stamped below it that no marker stamped below it hides; or, with {@code
+   * masks} false, the newest Put below it whatever hides it. Null when there is none.
+   */
+  public static byte[] visibleValue(
+      Cell[] rawCells, byte[] family, byte[] qualifier, long below, boolean masks) {
+    Cell newest = null;
+    for (Cell c : rawCells) {
+      if (c.getType() == Cell.Type.Put
+          && c.getTimestamp() < below
+          && CellUtil.matchingColumn(c, family, qualifier)
+          && (newest == null || c.getTimestamp() > newest.getTimestamp())
+          && !(masks && hidden(rawCells, c, below))) {
+        newest = c;
+      }
+    }
+    return newest == null ? null : CellUtil.cloneValue(newest);
+  }
+
+  private static boolean hidden(Cell[] cells, Cell put, long below) {
+    for (Cell m : cells) {
+      if (m.getTimestamp() < below && hides(m, put)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * The column values a key mapping reads from {@code row}: what a normal read returns, also when
+   * {@code row} comes from a raw read (whose first cell of a column may be a delete marker or a Put
+   * a marker hides).
+   */
+  public static ColumnValues columns(Result row, boolean raw) {
+    if (!raw) {
+      return (f, q) -> row.getValue(Bytes.toBytes(f), Bytes.toBytes(q));
+    }
+    Cell[] cells = row.rawCells();
+    return (f, q) -> visibleValue(cells, Bytes.toBytes(f), Bytes.toBytes(q), Long.MAX_VALUE, true);
   }
 
   /** Each family's VERSIONS, by name. */

@@ -1,9 +1,9 @@
 package io.rekey.rekey;
 
 import io.rekey.hbase.ShippedConfiguration;
-import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
+import io.rekey.read.CellVisibility;
 import io.rekey.write.PartitionRecords;
 import io.rekey.write.RowsToCells;
 import io.rekey.write.ShuffleCell;
@@ -12,7 +12,6 @@ import java.util.Iterator;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
@@ -31,6 +30,7 @@ public final class CellMapper
   private static final long serialVersionUID = 1L;
 
   private final KeyMapping mapping;
+  private final boolean raw;
   private final boolean trackOldRows;
   private final String runDir;
   private final ShippedConfiguration conf;
@@ -38,6 +38,8 @@ public final class CellMapper
   private final LongAccumulator rowsRejectedProgress;
 
   /**
+   * @param raw the rows come from a raw read: bound columns take the value a normal read returns,
+   *     not the first raw cell (which may be a delete marker or a Put a marker hides)
    * @param trackOldRows carry each cell's old row (non-injective layouts: collision checks)
    * @param cellsProgress counts cells as they are read, for progress lines only
    * @param rowsRejectedProgress counts rejected rows as they are found, so the driver can stop the
@@ -45,12 +47,14 @@ public final class CellMapper
    */
   public CellMapper(
       KeyMapping mapping,
+      boolean raw,
       boolean trackOldRows,
       String runDir,
       ShippedConfiguration conf,
       LongAccumulator cellsProgress,
       LongAccumulator rowsRejectedProgress) {
     this.mapping = mapping;
+    this.raw = raw;
     this.trackOldRows = trackOldRows;
     this.runDir = runDir;
     this.conf = conf;
@@ -95,9 +99,7 @@ public final class CellMapper
       cellsProgress.add(cells.length);
       byte[] newRow;
       try {
-        ColumnValues columns =
-            (family, qualifier) -> result.getValue(Bytes.toBytes(family), Bytes.toBytes(qualifier));
-        newRow = mapping.map(oldRow, columns);
+        newRow = mapping.map(oldRow, CellVisibility.columns(result, raw));
       } catch (KeyReject r) {
         cellsRejected += cells.length;
         if (!(sameRow && lastRowRejected)) {

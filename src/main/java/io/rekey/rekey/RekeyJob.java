@@ -13,6 +13,7 @@ import io.rekey.read.TableRead;
 import io.rekey.spark.ProgressReporter;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
+import io.rekey.verify.Counted;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyResult;
 import io.rekey.write.BulkLoader;
@@ -317,7 +318,13 @@ public final class RekeyJob {
     LongAccumulator rejectedSoFar = sc.sc().longAccumulator("rekey rows rejected");
     CellMapper mapper =
         new CellMapper(
-            options.mapping(), track, runDir.toString(), shipped, progress, rejectedSoFar);
+            options.mapping(),
+            options.raw(),
+            track,
+            runDir.toString(),
+            shipped,
+            progress,
+            rejectedSoFar);
     JavaPairRDD<byte[], byte[]> mapped =
         JavaPairRDD.fromJavaRDD(source.mapPartitionsWithIndex(mapper, true));
     WriteEngine engine = new WriteEngine(conf, runDir, manifest.runId());
@@ -446,14 +453,13 @@ public final class RekeyJob {
           "verify",
           "verify: " + options.source() + " through the key mapping vs " + options.target(),
           false);
+      Counted counted =
+          options.raw()
+              ? Counted.markersAndVisible(planned.sourceDescriptor())
+              : Counted.everyCell();
       try {
         VerifyResult result =
-            new VerifyJob(
-                    sc,
-                    options.mapping(),
-                    starts,
-                    options.raw() ? CellVisibility.maxVersions(planned.sourceDescriptor()) : null)
-                .compare(source, target);
+            new VerifyJob(sc, options.mapping(), starts, counted, counted).compare(source, target);
         stageSeconds.put("verify", seconds(t0));
         return result;
       } finally {

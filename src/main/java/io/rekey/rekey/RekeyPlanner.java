@@ -6,6 +6,7 @@ import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.ColumnValues;
+import io.rekey.read.CellVisibility;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.KeyText;
@@ -207,6 +208,6 @@ public final class RekeyPlanner {
   }
 
   private static ColumnValues columns(Result r) {
-    return (f, q) -> r.getValue(Bytes.toBytes(f), Bytes.toBytes(q));
+    return CellVisibility.columns(r, false);
   }
 }

@@ -163,7 +163,9 @@ final class SyncMapper
                 0);
       } else if (outcome instanceof WindowMapping.Moved moved) {
         emit(moved.newKey(), moved.wholeRow());
-        emit(moved.oldKey(), moved.retired());
+        for (WindowMapping.Retired retired : moved.retired()) {
+          emit(retired.oldKey(), retired.markers());
+        }
         s =
             new SyncStats(
                 1,
@@ -174,7 +176,7 @@ final class SyncMapper
                 window.length,
                 1,
                 moved.wholeRow().length,
-                moved.retired().length,
+                moved.retiredCells(),
                 0);
       } else {
         WindowMapping.Mapped mapped = (WindowMapping.Mapped) outcome;

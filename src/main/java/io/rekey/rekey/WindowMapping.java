@@ -68,11 +68,26 @@ public final class WindowMapping implements Serializable {
 
   /**
    * The row's key changed in the window: {@code wholeRow} (every stored cell below the window's
-   * end, markers included) goes to {@code newKey}, and {@code retired} (a version delete marker for
-   * each cell the target holds under {@code oldKey}) to {@code oldKey}.
+   * end, markers included) goes to {@code newKey}, and each of {@code retired} to a key the target
+   * may hold the row under.
    */
-  public record Moved(byte[] oldKey, byte[] newKey, Cell[] wholeRow, Cell[] retired)
-      implements Outcome {}
+  public record Moved(byte[] newKey, Cell[] wholeRow, List<Retired> retired) implements Outcome {
+    public Moved {
+      retired = List.copyOf(retired);
+    }
+
+    /** The retiring markers written, over every old key. */
+    public int retiredCells() {
+      int n = 0;
+      for (Retired r : retired) {
+        n += r.markers().length;
+      }
+      return n;
+    }
+  }
+
+  /** A version delete marker under {@code oldKey} for each Put the row stored. */
+  public record Retired(byte[] oldKey, Cell[] markers) {}
 
   /** The row cannot be written; the reason goes to the rejects file. */
   public record Rejected(String reason, String detail) implements Outcome {}
@@ -95,16 +110,16 @@ public final class WindowMapping implements Serializable {
     }
     Key before = keyAt(row, history, from);
     Key after = keyAt(row, history, to);
-    if (before.key != null && after.key != null) {
-      if (Arrays.equals(before.key, after.key)) {
-        return new Mapped(after.key, window);
+    if (after.key != null && (before.key != null || !storedBefore(history))) {
+      List<Retired> retired = new ArrayList<>();
+      for (byte[] old : earlierKeys(row, history, before, after.key)) {
+        retired.add(new Retired(old, retired(old, history)));
       }
-      return new Moved(before.key, after.key, history, retired(before.key, history));
+      return retired.isEmpty()
+          ? new Mapped(after.key, window)
+          : new Moved(after.key, history, retired);
     }
     if (after.key != null) {
-      if (!storedBefore(history)) {
-        return new Mapped(after.key, window); // a row new in this window
-      }
       return new Rejected(
           OLD_KEY_UNKNOWN,
           "the row had cells before the window ["
@@ -152,12 +167,58 @@ public final class WindowMapping implements Serializable {
   }
 
   /**
-   * A version delete marker under {@code oldKey} for every Put the row stored before the window.
+   * The keys other than {@code now} that the target may hold the row under: the key it had at the
+   * window's start, and the key it had after each change of a bound column within the window. The
+   * latter matter where the copy overlaps the window (its snapshot is taken up to the safety lag
+   * after the first window's start, and it wrote each row under the key it had then), and are
+   * harmless elsewhere: a key the target never held gets markers that hide nothing.
+   */
+  private List<byte[]> earlierKeys(byte[] row, Cell[] history, Key before, byte[] now) {
+    List<byte[]> out = new ArrayList<>();
+    addIfOther(out, before.key, now);
+    for (Cell c : history) {
+      long t = c.getTimestamp();
+      if (t >= from && t < to && bindsKey(c)) {
+        addIfOther(out, keyAt(row, history, t + 1).key, now);
+      }
+    }
+    return out;
+  }
+
+  private static void addIfOther(List<byte[]> keys, byte[] key, byte[] now) {
+    if (key == null || Arrays.equals(key, now)) {
+      return;
+    }
+    for (byte[] k : keys) {
+      if (Arrays.equals(k, key)) {
+        return;
+      }
+    }
+    keys.add(key);
+  }
+
+  /** Whether {@code c} (a Put or a marker) can change a bound column's visible value. */
+  private boolean bindsKey(Cell c) {
+    for (ColumnBinding b : mapping.source().columns()) {
+      if (mapping.target().inputFields().contains(b.field().name())
+          && CellUtil.matchingFamily(c, Bytes.toBytes(b.family()))
+          && (c.getQualifierLength() == 0
+              || CellUtil.matchingQualifier(c, Bytes.toBytes(b.qualifier())))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A version delete marker under {@code oldKey} for every Put the row stored below the window's
+   * end: the target may hold any of them there (the copy wrote the row as of its snapshot, which
+   * can be inside the window).
    */
   private Cell[] retired(byte[] oldKey, Cell[] history) {
     List<Cell> out = new ArrayList<>();
     for (Cell c : history) {
-      if (c.getTimestamp() < from && c.getType() == Cell.Type.Put) {
+      if (c.getType() == Cell.Type.Put) {
         out.add(
             new KeyValue(
                 oldKey,
@@ -185,36 +246,12 @@ public final class WindowMapping implements Serializable {
   private Key keyAt(byte[] row, Cell[] history, long time, boolean masks) {
     ColumnValues values =
         (family, qualifier) ->
-            visible(history, Bytes.toBytes(family), Bytes.toBytes(qualifier), time, masks);
+            CellVisibility.visibleValue(
+                history, Bytes.toBytes(family), Bytes.toBytes(qualifier), time, masks);
     try {
       return new Key(mapping.map(row, values), null);
     } catch (KeyReject r) {
       return new Key(null, r);
     }
-  }
-
-  /** The value of {@code family:qualifier} a read as of {@code time} returns, or null. */
-  static byte[] visible(Cell[] cells, byte[] family, byte[] qualifier, long time, boolean masks) {
-    Cell newest = null;
-    for (Cell c : cells) {
-      if (c.getType() == Cell.Type.Put
-          && c.getTimestamp() < time
-          && CellUtil.matchingColumn(c, family, qualifier)
-          && (newest == null || c.getTimestamp() > newest.getTimestamp())
-          && !(masks && hidden(cells, c, time))) {
-        newest = c;
-      }
-    }
-    return newest == null ? null : CellUtil.cloneValue(newest);
-  }
-
-  /** Whether a marker below {@code time} hides the Put {@code put}. */
-  private static boolean hidden(Cell[] cells, Cell put, long time) {
-    for (Cell m : cells) {
-      if (m.getTimestamp() < time && CellVisibility.hides(m, put)) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -3,6 +3,8 @@ package io.rekey.verify;
 import io.rekey.keys.Md5;
 import java.io.Serializable;
 import java.security.MessageDigest;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 
 /**
  * An order-independent digest of a set of cells: the count and two 64-bit sums of each cell's MD5
@@ -12,6 +14,17 @@ import java.security.MessageDigest;
  */
 public record CellDigest(long cells, long sumHigh, long sumLow) implements Serializable {
   public static final CellDigest EMPTY = new CellDigest(0, 0, 0);
+
+  /** The digest of {@code cell} under {@code row}, its row in the target's key space. */
+  public static CellDigest of(byte[] row, Cell cell) {
+    return of(
+        row,
+        CellUtil.cloneFamily(cell),
+        CellUtil.cloneQualifier(cell),
+        cell.getTimestamp(),
+        cell.getType().getCode(),
+        CellUtil.cloneValue(cell));
+  }
 
   /** The digest of one cell. */
   public static CellDigest of(

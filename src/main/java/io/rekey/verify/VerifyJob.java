@@ -39,7 +39,8 @@ public final class VerifyJob {
   private final JavaSparkContext sc;
   private final KeyMapping mapping;
   private final List<byte[]> regionStarts;
-  private final HashMap<String, Integer> rawVersions;
+  private final Counted sourceCounted;
+  private final Counted targetCounted;
 
   /**
    * Compares what a normal read returns.
@@ -47,30 +48,30 @@ public final class VerifyJob {
    * @param regionStarts the target's region start keys, in order, the first empty
    */
   public VerifyJob(JavaSparkContext sc, KeyMapping mapping, List<byte[]> regionStarts) {
-    this(sc, mapping, regionStarts, null);
+    this(sc, mapping, regionStarts, Counted.everyCell(), Counted.everyCell());
   }
 
   /**
-   * @param rawVersions for inputs read raw: each family's VERSIONS ({@link
-   *     CellVisibility#maxVersions}); delete markers are then compared too, and the cells a read
-   *     would not return (hidden by a marker, or past the family's versions) are left out, since
-   *     each table drops them at its own flushes and compactions. Null for normal reads.
+   * @param source which of the source's cells count, as it is read
+   * @param target which of the target's cells count, as it is read
    */
   public VerifyJob(
       JavaSparkContext sc,
       KeyMapping mapping,
       List<byte[]> regionStarts,
-      Map<String, Integer> rawVersions) {
+      Counted source,
+      Counted target) {
     this.sc = sc;
     this.mapping = mapping;
     this.regionStarts = List.copyOf(regionStarts);
-    this.rawVersions = rawVersions == null ? null : new HashMap<>(rawVersions);
+    this.sourceCounted = source;
+    this.targetCounted = target;
   }
 
   /**
    * Compares {@code options.source()}, read through its own snapshot (a point in time, deleted when
    * done, failed or not) or live, with {@code options.target()} read live, both with every version
-   * and, with {@code until}, only cells below it.
+   * and, with {@code until}, as of {@code until} ({@link Counted#of}).
    *
    * @param staging where the source's snapshot is restored
    */
@@ -81,8 +82,7 @@ public final class VerifyJob {
       VerifyOptions options,
       Path staging) {
     TableAdmin admin = new TableAdmin(connection);
-    admin.descriptor(options.source(), "source");
-    admin.descriptor(options.target(), "target");
+    Sides sides = Sides.of(admin, options.source(), options.target(), options.raw(), options.until());
     // Rows with column-bound fields must arrive whole.
     int sourceBatch = options.mapping().source().columns().isEmpty() ? options.batch() : 0;
     try (TableRead source =
@@ -91,39 +91,23 @@ public final class VerifyJob {
             connection,
             conf,
             options.source(),
-            below(SourceReader.fullScan(sourceBatch, options.raw()), options.until()),
+            sides.sourceScan(sourceBatch),
             options.liveScan(),
             staging,
             "rekey-verify")) {
       JavaPairRDD<ImmutableBytesWritable, Result> target =
-          SourceReader.live(
-              sc,
-              conf,
-              options.target(),
-              below(SourceReader.fullScan(options.batch(), options.raw()), options.until()));
+          SourceReader.live(sc, conf, options.target(), sides.targetScan(options.batch()));
       return new VerifyJob(
               sc,
               options.mapping(),
               admin.regionStartKeys(options.target()),
-              options.raw()
-                  ? CellVisibility.maxVersions(admin.descriptor(options.target(), "target"))
-                  : null)
+              sides.source(),
+              sides.target())
           .compare(source.rows(), target);
     }
   }
 
-  private static Scan below(Scan scan, Long until) {
-    if (until == null) {
-      return scan;
-    }
-    try {
-      return scan.setTimeRange(0, until);
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException("cannot compare below " + until, e);
-    }
-  }
-
-  /** Compares the two inputs (read with every version, e.g. by {@link SourceReader}). */
+  /** Compares the two inputs (read with every version, as their {@link Counted} say). */
   public VerifyResult compare(
       JavaPairRDD<ImmutableBytesWritable, Result> source,
       JavaPairRDD<ImmutableBytesWritable, Result> target) {
@@ -133,13 +117,13 @@ public final class VerifyJob {
     sc.setJobDescription("verify: digest source cells through the key mapping, per target region");
     Map<Integer, CellDigest> expected =
         source
-            .mapPartitionsToPair(new MappedDigests(mapping, regions, rawVersions))
+            .mapPartitionsToPair(new MappedDigests(mapping, regions, sourceCounted))
             .reduceByKey(CellDigest::plus)
             .collectAsMap();
     sc.setJobDescription("verify: digest target cells per region");
     Map<Integer, CellDigest> actual =
         target
-            .mapPartitionsToPair(new MappedDigests(null, regions, rawVersions))
+            .mapPartitionsToPair(new MappedDigests(null, regions, targetCounted))
             .reduceByKey(CellDigest::plus)
             .collectAsMap();
     List<RegionDiff> diffs = new ArrayList<>();
@@ -178,47 +162,28 @@ public final class VerifyJob {
     private static final long serialVersionUID = 1L;
     private final KeyMapping mapping;
     private final RegionPartitioner regions;
-    private final HashMap<String, Integer> rawVersions;
+    private final Counted counted;
 
-    MappedDigests(
-        KeyMapping mapping, RegionPartitioner regions, HashMap<String, Integer> rawVersions) {
+    MappedDigests(KeyMapping mapping, RegionPartitioner regions, Counted counted) {
       this.mapping = mapping;
       this.regions = regions;
-      this.rawVersions = rawVersions;
+      this.counted = counted;
     }
 
     @Override
     public Iterator<Tuple2<Integer, CellDigest>> call(
         Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       TreeMap<Integer, CellDigest> sums = new TreeMap<>();
-      CellVisibility.RawRows raw =
-          rawVersions == null ? null : new CellVisibility.RawRows(rawVersions);
+      MappedRows mapped = new MappedRows(mapping, counted);
       while (rows.hasNext()) {
-        Result result = rows.next()._2();
-        byte[] row = result.getRow();
-        if (mapping != null) {
-          try {
-            ColumnValues columns = (f, q) -> result.getValue(Bytes.toBytes(f), Bytes.toBytes(q));
-            row = mapping.map(row, columns);
-          } catch (KeyReject rejected) {
-            continue; // rejected rows are not expected in the target
-          }
+        MappedRows.Row row = mapped.map(rows.next()._2());
+        if (row == null) {
+          continue;
         }
-        int region = regions.region(row);
+        int region = regions.region(row.key());
         CellDigest sum = sums.getOrDefault(region, CellDigest.EMPTY);
-        for (Cell c : result.rawCells()) {
-          if (raw != null && !raw.counts(c)) {
-            continue;
-          }
-          sum =
-              sum.plus(
-                  CellDigest.of(
-                      row,
-                      CellUtil.cloneFamily(c),
-                      CellUtil.cloneQualifier(c),
-                      c.getTimestamp(),
-                      c.getType().getCode(),
-                      CellUtil.cloneValue(c)));
+        for (Cell c : row.cells()) {
+          sum = sum.plus(CellDigest.of(row.key(), c));
         }
         sums.put(region, sum);
       }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
+import io.rekey.read.CellVisibility;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -109,18 +110,45 @@ class WindowMappingTest {
     WindowMapping.Outcome o = w.map(ROW, within(history, FROM, TO), history);
     assertThat(o).isInstanceOf(WindowMapping.Moved.class);
     WindowMapping.Moved moved = (WindowMapping.Moved) o;
-    assertThat(moved.oldKey()).isEqualTo(key(m, "ann"));
+    assertThat(moved.retired()).singleElement().satisfies(
+        r -> assertThat(r.oldKey()).isEqualTo(key(m, "ann")));
     assertThat(moved.newKey()).isEqualTo(key(m, "bob"));
     assertThat(moved.wholeRow()).isSameAs(history);
-    // One version delete per Put stored before the window; the source's own marker is not one.
+    // One version delete per Put stored (the one of the window too: the copy may have written it
+    // under the old key); the source's own marker is not one.
+    WindowMapping.Retired old = moved.retired().get(0);
     List<String> retired = new ArrayList<>();
-    for (Cell c : moved.retired()) {
-      assertThat(CellUtil.cloneRow(c)).isEqualTo(moved.oldKey());
+    for (Cell c : old.markers()) {
+      assertThat(CellUtil.cloneRow(c)).isEqualTo(old.oldKey());
       retired.add(
           Bytes.toString(CellUtil.cloneQualifier(c)) + "@" + c.getTimestamp() + " " + c.getType());
     }
     assertThat(retired)
-        .containsExactlyInAnyOrder("sender@500 Delete", "body@500 Delete", "body@400 Delete");
+        .containsExactlyInAnyOrder(
+            "sender@500 Delete", "body@500 Delete", "body@400 Delete", "sender@1500 Delete");
+    assertThat(moved.retiredCells()).isEqualTo(4);
+  }
+
+  /**
+   * A row first written inside the first window, which the copy (its snapshot taken within the
+   * safety lag after the window's start) wrote under the key it had then, and which moved after
+   * the copy: the key it had after each change in the window is retired, not only the one at the
+   * window's start (which it did not have).
+   */
+  @Test
+  void aRowWrittenJustBeforeTheCopyAndMovedAfterItIsRetiredUnderTheKeyTheCopyGaveIt()
+      throws Exception {
+    KeyMapping m = KeyMapping.parse(BOUND, "sender + reverse_ts(ts) + msgid");
+    WindowMapping w = new WindowMapping(m, FROM, TO);
+    Cell[] history =
+        row(put("sender", 1_100, "ann"), put("body", 1_100, "a"), put("sender", 1_700, "bob"));
+    WindowMapping.Outcome o = w.map(ROW, history, history);
+    assertThat(o).isInstanceOf(WindowMapping.Moved.class);
+    WindowMapping.Moved moved = (WindowMapping.Moved) o;
+    assertThat(moved.newKey()).isEqualTo(key(m, "bob"));
+    assertThat(moved.retired())
+        .extracting(WindowMapping.Retired::oldKey)
+        .containsExactly(key(m, "ann"));
   }
 
   @Test
@@ -139,6 +167,7 @@ class WindowMappingTest {
 
   @Test
   void aRowNewInTheWindowGoesToItsKeyAndOneWrittenAndDeletedThereToo() throws Exception {
+    // (A row whose bound column never changed in the window has no other key to retire.)
     KeyMapping m = KeyMapping.parse(BOUND, "sender + reverse_ts(ts) + msgid");
     WindowMapping w = new WindowMapping(m, FROM, TO);
     Cell[] fresh = row(put("sender", 1_200, "cat"), put("body", 1_200, "c"));
@@ -172,22 +201,22 @@ class WindowMappingTest {
     byte[] q = b("sender");
     Cell[] versions =
         row(put("sender", 100, "a"), put("sender", 200, "b"), put("sender", 300, "c"));
-    assertThat(WindowMapping.visible(versions, m, q, 1_000, true)).isEqualTo(b("c"));
-    assertThat(WindowMapping.visible(versions, m, q, 300, true)).isEqualTo(b("b"));
-    assertThat(WindowMapping.visible(versions, m, q, 100, true)).isNull();
+    assertThat(CellVisibility.visibleValue(versions, m, q, 1_000, true)).isEqualTo(b("c"));
+    assertThat(CellVisibility.visibleValue(versions, m, q, 300, true)).isEqualTo(b("b"));
+    assertThat(CellVisibility.visibleValue(versions, m, q, 100, true)).isNull();
     Cell[] versionDeleted = row(append(versions, marker("sender", 300, KeyValue.Type.Delete)));
-    assertThat(WindowMapping.visible(versionDeleted, m, q, 1_000, true)).isEqualTo(b("b"));
-    assertThat(WindowMapping.visible(versionDeleted, m, q, 1_000, false)).isEqualTo(b("c"));
+    assertThat(CellVisibility.visibleValue(versionDeleted, m, q, 1_000, true)).isEqualTo(b("b"));
+    assertThat(CellVisibility.visibleValue(versionDeleted, m, q, 1_000, false)).isEqualTo(b("c"));
     Cell[] columnDeleted = row(append(versions, marker("sender", 250, KeyValue.Type.DeleteColumn)));
-    assertThat(WindowMapping.visible(columnDeleted, m, q, 1_000, true)).isEqualTo(b("c"));
-    assertThat(WindowMapping.visible(columnDeleted, m, q, 300, true)).isNull();
+    assertThat(CellVisibility.visibleValue(columnDeleted, m, q, 1_000, true)).isEqualTo(b("c"));
+    assertThat(CellVisibility.visibleValue(columnDeleted, m, q, 300, true)).isNull();
     Cell[] familyVersion =
         row(append(versions, marker(null, 300, KeyValue.Type.DeleteFamilyVersion)));
-    assertThat(WindowMapping.visible(familyVersion, m, q, 1_000, true)).isEqualTo(b("b"));
+    assertThat(CellVisibility.visibleValue(familyVersion, m, q, 1_000, true)).isEqualTo(b("b"));
     Cell[] family = row(append(versions, marker(null, 350, KeyValue.Type.DeleteFamily)));
-    assertThat(WindowMapping.visible(family, m, q, 1_000, true)).isNull();
+    assertThat(CellVisibility.visibleValue(family, m, q, 1_000, true)).isNull();
     // A marker at or after the time does not count yet.
-    assertThat(WindowMapping.visible(family, m, q, 350, true)).isEqualTo(b("c"));
+    assertThat(CellVisibility.visibleValue(family, m, q, 350, true)).isEqualTo(b("c"));
   }
 
   private static Cell[] append(Cell[] cells, Cell more) {

@@ -1,0 +1,66 @@
+package io.rekey.verify;
+
+import io.rekey.read.CellVisibility;
+import java.io.Serializable;
+import java.util.HashMap;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+
+/**
+ * Which cells of one side's rows a comparison counts, and so how that side is read.
+ *
+ * <p>A normal read counts every cell it returns. A raw read returns delete markers and the cells
+ * they hide, so what a normal read would return is worked out from it ({@link
+ * CellVisibility.RawRows}); the markers themselves count only for a raw comparison. Reading raw
+ * below a time {@code T} is how a side is seen as of {@code T}: a normal read with a time range
+ * still applies markers stamped at or after {@code T}, so a row deleted after {@code T} would look
+ * missing on the side that has the marker.
+ *
+ * @param maxVersions each family's VERSIONS when the side is read raw, or null for a normal read
+ * @param markers whether delete markers count (a raw comparison)
+ */
+public record Counted(HashMap<String, Integer> maxVersions, boolean markers)
+    implements Serializable {
+  /** Every cell a normal read returns. */
+  public static Counted everyCell() {
+    return new Counted(null, false);
+  }
+
+  /** From a raw read: the markers and the Puts a normal read returns. */
+  public static Counted markersAndVisible(TableDescriptor table) {
+    return new Counted(new HashMap<>(CellVisibility.maxVersions(table)), true);
+  }
+
+  /** From a raw read: the Puts a normal read returns, without the markers. */
+  public static Counted visible(TableDescriptor table) {
+    return new Counted(new HashMap<>(CellVisibility.maxVersions(table)), false);
+  }
+
+  /** Whether the side is read raw. */
+  public boolean raw() {
+    return maxVersions != null;
+  }
+
+  /**
+   * How to read {@code table} as of a time: a raw comparison reads raw; otherwise raw too when a
+   * time bounds the read and no family keeps HBase's {@code NEW_VERSION_BEHAVIOR} (whose masking
+   * depends on write order, which a raw read does not show), else normally.
+   */
+  public static Counted of(TableDescriptor table, boolean rawComparison, Long below) {
+    if (rawComparison) {
+      return markersAndVisible(table);
+    }
+    if (below == null || newVersionBehavior(table)) {
+      return everyCell();
+    }
+    return visible(table);
+  }
+
+  static boolean newVersionBehavior(TableDescriptor table) {
+    for (var f : table.getColumnFamilies()) {
+      if (f.isNewVersionBehavior()) {
+        return true;
+      }
+    }
+    return false;
+  }
+}
