@@ -59,6 +59,7 @@ public final class Main {
             new AuditCommand(),
             new RekeyCommand(),
             new RekeySyncCommand(),
+            new RekeyRepairCommand(),
             new VerifyCommand(),
             new IndexRunCommand(false),
             new IndexRunCommand(true),

@@ -59,15 +59,30 @@ final class RekeySyncCommand implements Command<SyncOptions> {
                   .sparkContext());
       SyncResult result = new SyncJob(sc, connection, conf, options).execute();
       context.emit(RekeyText.sync(result), result);
-      if (result.verify() != null && !result.verify().matches()) {
+      if (result.finalRun() && !result.switchSafe()) {
+        if (result.rowsWrittenAfterStop() > 0) {
+          throw new RekeyException(
+              result.rowsWrittenAfterStop()
+                  + " source rows hold cells stamped at or after "
+                  + java.time.Instant.ofEpochMilli(result.windowTo())
+                  + " (first: "
+                  + result.firstWrittenAfterStop()
+                  + "): writers have not stopped; do not switch. Stop them, then run 'rekey sync"
+                  + " --final' again with --writes-stopped-at after their last write");
+        }
         throw new RekeyException(
-            "the final verify found "
-                + result.verify().differingRegions()
+            "the final comparison found "
+                + result.verdict().differingRegions()
                 + " target region(s) that differ from the source below "
                 + java.time.Instant.ofEpochMilli(result.windowTo())
-                + " (listed above): do not switch yet. A write stamped before the watermark"
-                + " (a client-chosen timestamp, or a version delete of an older cell) is not seen"
-                + " by a time window; re-copy those key ranges, or rekey again");
+                + " (listed above): do not switch yet. "
+                + (result.repair() == null
+                    ? "A write stamped before the watermark or a delete a compaction purged is not"
+                        + " seen by a time window: run 'rekey sync --final --repair' (or 'rekey"
+                        + " repair') to write exactly what differs"
+                    : result.repair().cellsMasked() > 0
+                        ? RekeyText.masked(result.repair())
+                        : "The source changed while the repair ran: run it again"));
       }
       return ExitCode.OK;
     }

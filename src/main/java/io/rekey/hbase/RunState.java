@@ -41,6 +41,8 @@ public final class RunState {
   private static final byte[] RUN = Bytes.toBytes("run");
   private static final byte[] READ = Bytes.toBytes("read");
   private static final byte[] STAMP = Bytes.toBytes("stamp");
+  private static final byte[] DEFINITION = Bytes.toBytes("definition");
+  private static final byte[] CLOCK = Bytes.toBytes("clock");
 
   /** How far behind now a window ends, so cells still being written are not passed over. */
   public static final OptionDef<Long> SAFETY_LAG =
@@ -150,6 +152,63 @@ public final class RunState {
   /** Moves the watermark: cells older than {@code millis} are in the table. */
   public void moveWatermark(long millis) {
     mutate(new Put(row).addColumn(FAMILY, WATERMARK, Bytes.toBytes(millis)), "move the watermark");
+  }
+
+  /**
+   * The definition the table was first written with (a migration's key mapping, an index's
+   * definition), as {@link #pinDefinition} recorded it, or null when none was.
+   */
+  public String pinnedDefinition() {
+    byte[] v = get(DEFINITION).getValue(FAMILY, DEFINITION);
+    return v == null ? null : Bytes.toString(v);
+  }
+
+  /**
+   * The pinned definition, read without creating the state table when it does not exist (for jobs
+   * that only read, such as verify); null when there is none.
+   */
+  public String pinnedDefinitionIfAny() {
+    try (var admin = connection.getAdmin()) {
+      if (!admin.tableExists(table)) {
+        return null;
+      }
+    } catch (IOException e) {
+      throw new RekeyException("cannot look up " + table + ": " + e.getMessage(), e);
+    }
+    return pinnedDefinition();
+  }
+
+  /**
+   * Records what the table is written with, so that later runs with another definition are refused
+   * (they would mix two shapes in one table). Call it holding the lock.
+   */
+  public void pinDefinition(String definition) {
+    mutate(
+        new Put(row).addColumn(FAMILY, DEFINITION, Bytes.toBytes(definition)),
+        "record the definition");
+  }
+
+  /**
+   * How far the clock of the region server holding the state table is ahead of this JVM's
+   * (negative: behind), less the uncertainty of one round trip: a cell written without a timestamp
+   * takes the server's time, which is read back and set against the middle of the round trip. Zero
+   * when the difference is within the round trip.
+   */
+  public long clockSkewMillis() {
+    byte[] probe = Bytes.add(row, Bytes.toBytes("/clock"));
+    long before = System.currentTimeMillis();
+    mutate(new Put(probe).addColumn(FAMILY, CLOCK, Bytes.toBytes(before)), "probe the clock");
+    long after = System.currentTimeMillis();
+    long server;
+    try (Table t = connection.getTable(table)) {
+      server = t.get(new Get(probe).addColumn(FAMILY, CLOCK)).rawCells()[0].getTimestamp();
+    } catch (IOException e) {
+      throw new RekeyException(
+          "cannot read the clock probe in " + table + ": " + e.getMessage(), e);
+    }
+    long skew = server - (before + after) / 2;
+    long slack = (after - before + 1) / 2;
+    return Math.abs(skew) <= slack ? 0 : skew - Long.signum(skew) * slack;
   }
 
   /**

@@ -7,7 +7,6 @@ import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.read.CellVisibility;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import io.rekey.spark.ProgressReporter;
@@ -29,9 +28,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -112,11 +115,20 @@ public final class RekeyJob {
             "rekey " + options.source() + " -> " + options.target(),
             sc.sc().applicationId(),
             options.breakLock())) {
+      RunState state =
+          new RunState(connection, TableName.valueOf(options.stateTable()), options.target());
+      MigrationDefinition definition = MigrationDefinition.of(options);
+      if (!plan.createTarget()) {
+        definition.requireSame(
+            state.pinnedDefinition(), options.target().getNameAsString(), "rekey into it");
+      }
       try {
         manifest = run();
-        resumed = manifest.state() == RunManifest.State.LOADED || resumedFromWritten;
+        boolean loadedBefore = manifest.state() == RunManifest.State.LOADED;
+        resumed = loadedBefore || resumedFromWritten;
         manifest = commit(manifest);
-        syncWatermark = recordSyncWatermark(manifest);
+        syncWatermark = recordSyncWatermark(state, manifest, loadedBefore);
+        state.pinDefinition(definition.text());
         verify = options.verify() ? verify(manifest) : null;
       } catch (RuntimeException e) {
         if (Outage.cause(e).isPresent()) {
@@ -150,6 +162,7 @@ public final class RekeyJob {
         .rejectExamples(rejectExamples(m))
         .verify(verify)
         .syncWatermark(syncWatermark)
+        .syncWarnings(PurgedDeletes.warnings(planned.sourceDescriptor(), conf))
         .stageSeconds(stageSeconds)
         .totalSeconds(seconds(started))
         .build();
@@ -158,12 +171,20 @@ public final class RekeyJob {
   /**
    * Records in the state table, next to the target's lock, where {@code rekey sync} starts: the
    * copy's read start minus the safety lag. The first sync window overlaps the copy by the lag; a
-   * cell copied twice is the same cell, and reads see no difference.
+   * cell copied twice is the same cell, and reads see no difference. A run that finds its copy
+   * already loaded (the same command run again) keeps the watermark the syncs since moved on.
    */
-  private long recordSyncWatermark(RunManifest manifest) {
+  private long recordSyncWatermark(RunState state, RunManifest manifest, boolean loadedBefore) {
+    java.util.OptionalLong now = state.watermark();
+    if (loadedBefore && now.isPresent()) {
+      LOG.info(
+          "rekey: the copy into {} was already loaded; its sync watermark stays at {}",
+          options.target(),
+          java.time.Instant.ofEpochMilli(now.getAsLong()));
+      return now.getAsLong();
+    }
     long watermark = manifest.readFromMillis() - options.safetyLagMillis();
-    new RunState(connection, TableName.valueOf(options.stateTable()), options.target())
-        .moveWatermark(watermark);
+    state.moveWatermark(watermark);
     LOG.info(
         "rekey: sync watermark of {} set to {}: 'rekey sync' copies what is written from then on",
         options.target(),
@@ -282,7 +303,7 @@ public final class RekeyJob {
       }
       creation =
           admin.createLikeAsync(
-              planned.sourceDescriptor(), options.target(), planned.splitPoints());
+              targetFamilies(planned.sourceDescriptor()), options.target(), planned.splitPoints());
       created = true;
     }
     // Cells written from here on may miss the snapshot: a sync starts from this time (less the
@@ -474,6 +495,25 @@ public final class RekeyJob {
     } catch (IOException e) {
       LOG.warn("rekey: could not delete {}: {}", path, e.getMessage());
     }
+  }
+
+  /**
+   * The families the target is created with: the source's, and where rows can move between keys (a
+   * key bound to a column), with HBase's {@code NEW_VERSION_BEHAVIOR}. A sync retires a moved row's
+   * old key with version delete markers; under HBase's default behavior such a marker hides the
+   * same versions forever (until a major compaction drops both), so a row that moves back would
+   * lose its cells. Under the new behavior a marker hides only what was written before it.
+   */
+  private TableDescriptor targetFamilies(TableDescriptor source) {
+    if (!WindowMapping.keyUsesColumns(options.mapping())) {
+      return source;
+    }
+    TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(source);
+    for (ColumnFamilyDescriptor f : source.getColumnFamilies()) {
+      b.modifyColumnFamily(
+          ColumnFamilyDescriptorBuilder.newBuilder(f).setNewVersionBehavior(true).build());
+    }
+    return b.build();
   }
 
   /** Rows with column-bound fields must arrive whole, so those are not read in batches. */

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param verify the comparison, or null when skipped
  * @param syncWatermark where {@code rekey sync} starts (epoch millis): the copy's read start minus
  *     the safety lag; 0 for a dry run
+ * @param syncWarnings what may keep a later sync from seeing a change (delete markers the source's
+ *     families purge at compactions)
  * @param stageSeconds wall time per stage, in order
  */
 public record RekeyResult(
@@ -39,10 +41,12 @@ public record RekeyResult(
     List<String> rejectExamples,
     VerifyResult verify,
     long syncWatermark,
+    List<String> syncWarnings,
     Map<String, Double> stageSeconds,
     double totalSeconds) {
   public RekeyResult {
     rejectExamples = List.copyOf(rejectExamples);
+    syncWarnings = List.copyOf(syncWarnings);
     stageSeconds =
         java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(stageSeconds));
   }
@@ -81,6 +85,7 @@ public record RekeyResult(
     private List<String> rejectExamples = List.of();
     private VerifyResult verify;
     private long syncWatermark;
+    private List<String> syncWarnings = List.of();
     private Map<String, Double> stageSeconds = Map.of();
     private double totalSeconds;
 
@@ -171,6 +176,11 @@ public record RekeyResult(
       return this;
     }
 
+    public Builder syncWarnings(List<String> syncWarnings) {
+      this.syncWarnings = syncWarnings;
+      return this;
+    }
+
     public Builder stageSeconds(Map<String, Double> stageSeconds) {
       this.stageSeconds = stageSeconds;
       return this;
@@ -200,6 +210,7 @@ public record RekeyResult(
           rejectExamples,
           verify,
           syncWatermark,
+          syncWarnings,
           stageSeconds,
           totalSeconds);
     }

@@ -34,8 +34,10 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.LongAccumulator;
@@ -122,9 +124,39 @@ public final class SyncJob {
               + " (the copy's start minus the safety lag). Run 'rekey' with the same options"
               + " first");
     }
+    MigrationDefinition.of(rekey)
+        .requireSame(
+            state.pinnedDefinition(),
+            rekey.target().getNameAsString(),
+            options.finalRun() ? "rekey sync --final" : "rekey sync");
     TableAdmin admin = new TableAdmin(connection);
-    admin.descriptor(rekey.source(), "source");
+    List<String> warnings =
+        PurgedDeletes.warnings(admin.descriptor(rekey.source(), "source"), conf);
+    warnings.forEach(w -> LOG.warn("rekey sync: {}", w));
     admin.descriptor(rekey.target(), "target");
+    long skew = state.clockSkewMillis();
+    if (Math.abs(skew) > rekey.safetyLagMillis() / 3) {
+      throw new RekeyException(
+          "the region server holding "
+              + rekey.stateTable()
+              + " stamps cells "
+              + Math.abs(skew)
+              + " ms "
+              + (skew > 0 ? "ahead of" : "behind")
+              + " this driver's clock, more than a third of the safety lag ("
+              + rekey.safetyLagMillis()
+              + " ms): cells stamped by a clock that far off can fall behind the watermark"
+              + " unread. Synchronize the clocks (NTP), or raise --safety-lag to at least "
+              + (3 * Math.abs(skew) + 999) / 1000
+              + " s");
+    }
+    if (options.finalRun()) {
+      // Before anything is written: a final window with writers still writing proves nothing.
+      WritesAfter early = writesAfter(end);
+      if (early.rows() > 0) {
+        throw new RekeyException(early.refusal(rekey.source().getNameAsString(), end));
+      }
+    }
     List<SyncResult.Window> windows = new ArrayList<>();
     SyncStats totals = SyncStats.ZERO;
     String rejects = null;
@@ -155,6 +187,8 @@ public final class SyncJob {
           Instant.ofEpochMilli(to));
     }
     VerifyResult verify = null;
+    RepairResult repair = null;
+    WritesAfter late = WritesAfter.NONE;
     if (options.finalRun()) {
       VerifyOptions check =
           new VerifyOptions(
@@ -179,6 +213,12 @@ public final class SyncJob {
       } finally {
         sc.clearJobGroup();
       }
+      if (!verify.matches() && options.repair()) {
+        repair =
+            new RepairJob(sc, connection, conf, new RepairOptions(rekey, end))
+                .repairHoldingLock(staging());
+      }
+      late = writesAfter(end);
     }
     long after = Math.max(watermark, before);
     return new SyncResult(
@@ -195,7 +235,60 @@ public final class SyncJob {
         rejects,
         examples,
         verify,
+        repair,
+        late.rows(),
+        late.first(),
+        skew,
+        warnings,
         seconds(t0));
+  }
+
+  /**
+   * The source rows holding cells (Puts or markers) stamped at or after {@code end}: a raw scan
+   * whose time range lets region servers skip every store file entirely older than it.
+   */
+  private WritesAfter writesAfter(long end) {
+    Scan scan = new Scan().setRaw(true).setCacheBlocks(false).setFilter(new FirstKeyOnlyFilter());
+    try {
+      scan.setTimeRange(end, Long.MAX_VALUE);
+    } catch (IOException e) {
+      throw new RekeyException("cannot read " + rekey.source() + " from " + end, e);
+    }
+    sc.setJobGroup(
+        "rekey-sync-stopped",
+        "rekey sync --final: look for cells of " + rekey.source() + " stamped at or after " + end,
+        false);
+    try {
+      JavaRDD<String> rows =
+          SourceReader.live(sc, conf, rekey.source(), scan)
+              .map(
+                  t ->
+                      org.apache.hadoop.hbase.util.Bytes.toStringBinary(t._2().getRow())
+                          + " (stamped "
+                          + t._2().rawCells()[0].getTimestamp()
+                          + ")");
+      long n = rows.count();
+      return n == 0 ? WritesAfter.NONE : new WritesAfter(n, rows.first());
+    } finally {
+      sc.clearJobGroup();
+    }
+  }
+
+  /** How many source rows were written at or after the writers' stop, and the first. */
+  record WritesAfter(long rows, String first) {
+    static final WritesAfter NONE = new WritesAfter(0, null);
+
+    String refusal(String source, long end) {
+      return rows
+          + " rows of "
+          + source
+          + " hold cells stamped at or after --writes-stopped-at "
+          + java.time.Instant.ofEpochMilli(end)
+          + " (first: "
+          + first
+          + "): writers have not stopped, and what they write is not in the target. Stop them,"
+          + " then run 'rekey sync --final' again with --writes-stopped-at after their last write";
+    }
   }
 
   /** Reads, maps and writes one window; the watermark is the caller's to move. */

@@ -2,6 +2,7 @@ package io.rekey.rekey;
 
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.read.RowReads;
 import io.rekey.write.PartitionRecords;
 import io.rekey.write.RowsToCells;
 import io.rekey.write.ShuffleCell;
@@ -16,12 +17,8 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
@@ -39,7 +36,7 @@ final class SyncMapper
         Iterator<Tuple2<ImmutableBytesWritable, Result>>,
         Iterator<Tuple2<byte[], byte[]>>> {
   private static final long serialVersionUID = 1L;
-  static final int HISTORY_BATCH = 256;
+  static final int HISTORY_BATCH = RowReads.BATCH;
 
   private final WindowMapping mapping;
   private final String source;
@@ -104,33 +101,16 @@ final class SyncMapper
 
     /** The stored cells of {@code batch}'s rows below the window's end, raw, in one scan. */
     private TreeMap<byte[], Cell[]> histories(List<Result> batch) {
-      List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>(batch.size());
+      List<byte[]> keys = new ArrayList<>(batch.size());
       for (Result r : batch) {
-        ranges.add(new MultiRowRangeFilter.RowRange(r.getRow(), true, r.getRow(), true));
+        keys.add(r.getRow());
       }
-      TreeMap<byte[], Cell[]> out = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-      try {
-        Scan scan =
-            new Scan()
-                .withStartRow(batch.get(0).getRow())
-                .withStopRow(batch.get(batch.size() - 1).getRow(), true)
-                .setRaw(true)
-                .readAllVersions()
-                .setTimeRange(0, to)
-                .setCacheBlocks(false)
-                .setCaching(HISTORY_BATCH)
-                .setFilter(new MultiRowRangeFilter(ranges));
-        try (Table t = ExecutorConnections.get(conf).getTable(TableName.valueOf(source));
-            ResultScanner s = t.getScanner(scan)) {
-          for (Result r : s) {
-            out.put(r.getRow(), r.rawCells());
-          }
-        }
+      try (Table t = ExecutorConnections.get(conf).getTable(TableName.valueOf(source))) {
+        return RowReads.read(t, keys, true, to);
       } catch (IOException e) {
         throw new UncheckedIOException(
             "cannot read the history of " + batch.size() + " rows of " + source, e);
       }
-      return out;
     }
 
     private void map(byte[] row, Cell[] window, Cell[] history) {

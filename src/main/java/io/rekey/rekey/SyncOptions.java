@@ -14,12 +14,19 @@ import java.util.List;
  *
  * @param rekey the migration: source, target, key specs, staging, lock, safety lag
  * @param finalRun the last sync: one window up to {@code end}, then a verify of the cells below it
+ * @param repair with {@code finalRun}: when the verify finds differences, repair them ({@code rekey
+ *     repair} as of {@code end}) and verify again
  * @param end where the last window ends (epoch millis), or null for now minus the safety lag
  * @param write how the windows' cells reach the target
  * @param maxWindowMillis a longer stretch is cut into windows of at most this
  */
 public record SyncOptions(
-    RekeyOptions rekey, boolean finalRun, Long end, Write write, long maxWindowMillis) {
+    RekeyOptions rekey,
+    boolean finalRun,
+    boolean repair,
+    Long end,
+    Write write,
+    long maxWindowMillis) {
   /** How a window's cells reach the target. */
   public enum Write {
     /** Puts for a window of at most {@link SyncJob#AUTO_PUT_CELLS} cells, else HFiles. */
@@ -35,6 +42,11 @@ public record SyncOptions(
           "final",
           "the last sync, once writers are stopped: copy up to --writes-stopped-at, then verify"
               + " every cell below it");
+  public static final OptionDef<Boolean> REPAIR =
+      OptionDef.flag(
+          "repair",
+          "with --final: when the verify finds differences (writes stamped in a window's past,"
+              + " deletes a compaction purged), repair the differing rows and verify again");
   public static final OptionDef<String> WRITES_STOPPED_AT =
       OptionDef.text(
           "writes-stopped-at",
@@ -68,7 +80,7 @@ public record SyncOptions(
   /** Every option of {@code rekey sync}: rekey's, then its own. */
   public static List<OptionDef<?>> declared() {
     List<OptionDef<?>> out = new ArrayList<>(RekeyOptions.declared());
-    out.addAll(List.of(FINAL, WRITES_STOPPED_AT, UNTIL, WRITE, MAX_WINDOW));
+    out.addAll(List.of(FINAL, REPAIR, WRITES_STOPPED_AT, UNTIL, WRITE, MAX_WINDOW));
     return out;
   }
 
@@ -85,6 +97,12 @@ public record SyncOptions(
           "only goes with --final (the last sync, once writers are stopped); use --until to end"
               + " an ordinary sync early");
     }
+    if (values.get(REPAIR) && !last) {
+      throw InvalidOptionException.of(
+          REPAIR.name(),
+          "true",
+          "only goes with --final (a repair during the migration is 'rekey repair')");
+    }
     if (until != null && last) {
       throw InvalidOptionException.of(
           UNTIL.name(),
@@ -99,6 +117,7 @@ public record SyncOptions(
       RunState.checkWindowEnd(
           endOption.name(), given, end, rekey.safetyLagMillis(), System.currentTimeMillis());
     }
-    return new SyncOptions(rekey, last, end, values.get(WRITE), values.get(MAX_WINDOW) * 1000);
+    return new SyncOptions(
+        rekey, last, values.get(REPAIR), end, values.get(WRITE), values.get(MAX_WINDOW) * 1000);
   }
 }

@@ -17,6 +17,12 @@ import java.util.List;
  * @param windows the windows copied, in order
  * @param totals the windows' counts summed
  * @param verify the final verify, or null
+ * @param repair the final repair (with its own verify), or null
+ * @param rowsWrittenAfterStop with {@code finalRun}: source rows holding cells stamped at or after
+ *     {@code windowTo} once the last window was copied (writers had not stopped)
+ * @param firstWrittenAfterStop the first such row, or null
+ * @param clockSkewMillis how far the state table's region server's clock was from the driver's
+ * @param warnings what the operator must know (delete markers a compaction may purge)
  */
 public record SyncResult(
     String source,
@@ -32,10 +38,32 @@ public record SyncResult(
     String rejectsFiles,
     List<String> rejectExamples,
     VerifyResult verify,
+    RepairResult repair,
+    long rowsWrittenAfterStop,
+    String firstWrittenAfterStop,
+    long clockSkewMillis,
+    List<String> warnings,
     double seconds) {
   public SyncResult {
     windows = List.copyOf(windows);
     rejectExamples = List.copyOf(rejectExamples);
+    warnings = List.copyOf(warnings);
+  }
+
+  /**
+   * The last word on the target with {@code finalRun}: the verify after the repair when one ran,
+   * else the final verify; null otherwise.
+   */
+  public VerifyResult verdict() {
+    return repair != null && repair.verify() != null ? repair.verify() : verify;
+  }
+
+  /**
+   * Whether readers and writers can move to the target: a final run whose last comparison matched
+   * and after whose window no source cell was written.
+   */
+  public boolean switchSafe() {
+    return finalRun && verdict() != null && verdict().matches() && rowsWrittenAfterStop == 0;
   }
 
   /**

@@ -48,11 +48,20 @@ public final class WindowMapping implements Serializable {
     this.mapping = mapping;
     this.from = from;
     this.to = to;
-    boolean uses = false;
+    this.keyUsesColumns = keyUsesColumns(mapping);
+  }
+
+  /**
+   * Whether a row's new key depends on its columns, so that a row can move from key to key (and
+   * back) as they change.
+   */
+  public static boolean keyUsesColumns(KeyMapping mapping) {
     for (ColumnBinding c : mapping.source().columns()) {
-      uses |= mapping.target().inputFields().contains(c.field().name());
+      if (mapping.target().inputFields().contains(c.field().name())) {
+        return true;
+      }
     }
-    this.keyUsesColumns = uses;
+    return false;
   }
 
   /** Whether a row's new key depends on its columns: then {@link #map} needs its history. */

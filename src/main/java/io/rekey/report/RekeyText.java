@@ -5,6 +5,7 @@ import io.rekey.hbase.FamilySettings;
 import io.rekey.keys.KeyText;
 import io.rekey.rekey.RekeyPlan;
 import io.rekey.rekey.RekeyResult;
+import io.rekey.rekey.RepairResult;
 import io.rekey.rekey.SyncResult;
 import io.rekey.rekey.SyncStats;
 import io.rekey.verify.RegionDiff;
@@ -115,6 +116,9 @@ public final class RekeyText {
         String.format(
             "  sync from      %s ('rekey sync' copies what is written from then on)%n",
             Instant.ofEpochMilli(r.syncWatermark())));
+    for (String w : r.syncWarnings()) {
+      out.append("  warning        ").append(w).append('\n');
+    }
     out.append("  time          ");
     r.stageSeconds().forEach((stage, s) -> out.append(String.format(" %s %.1f s;", stage, s)));
     out.append(String.format(" total %.1f s%n", r.totalSeconds()));
@@ -187,14 +191,81 @@ public final class RekeyText {
               "  final check    cells below %s on both sides%n",
               Instant.ofEpochMilli(r.windowTo())));
       out.append(verify(r.verify()));
-      if (r.verify() != null && r.verify().matches()) {
+      if (r.repair() != null) {
+        out.append("  ").append(repair(r.repair()).replace("\n", "\n  ").stripTrailing());
+        out.append('\n');
+      }
+      if (r.rowsWrittenAfterStop() > 0) {
+        out.append(
+            String.format(
+                "  writers        NOT STOPPED: %,d rows hold cells stamped at or after %s (first:"
+                    + " %s)%n",
+                r.rowsWrittenAfterStop(),
+                Instant.ofEpochMilli(r.windowTo()),
+                r.firstWrittenAfterStop()));
+      }
+      // The one place the verdict is printed: only from a comparison that matched, with no write
+      // after the stop.
+      if (r.switchSafe()) {
         out.append(
             String.format(
                 "  %s holds what %s held below %s: readers and writers can be switched to %s%n",
                 r.target(), r.source(), Instant.ofEpochMilli(r.windowTo()), r.target()));
       }
     }
+    for (String w : r.warnings()) {
+      out.append("  warning        ").append(w).append('\n');
+    }
     return out.toString();
+  }
+
+  public static String repair(RepairResult r) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            "rekey repair%s: %s -> %s%s%n",
+            r.dryRun() ? " --dry-run" : "",
+            r.source(),
+            r.target(),
+            r.until() == null ? "" : " (cells below " + Instant.ofEpochMilli(r.until()) + ")"));
+    out.append(
+        String.format(
+            "  compared       row by row through the key mapping in %.1f s: %,d target rows"
+                + " differ (%,d missing, %,d different, %,d extra: deleted in the source or moved"
+                + " away)%n",
+            r.compareSeconds(),
+            r.rowsDiffering(),
+            r.rowsMissing(),
+            r.rowsDifferent(),
+            r.rowsExtra()));
+    for (String e : r.examples()) {
+      out.append("      ").append(e).append('\n');
+    }
+    out.append(
+        String.format(
+            "  %s %,d cells as Puts with their own timestamps, %,d deleted exactly%s%n",
+            r.dryRun() ? "would write  " : "wrote        ",
+            r.cellsPut(),
+            r.cellsDeleted(),
+            r.dryRun() ? " (--dry-run: nothing written)" : ""));
+    if (r.cellsMasked() > 0) {
+      out.append("  cannot write   ").append(masked(r)).append('\n');
+    }
+    if (!r.dryRun()) {
+      out.append(verify(r.verify()));
+    }
+    out.append(String.format("  took           %.1f s%n", r.seconds()));
+    return out.toString();
+  }
+
+  /** The one line for cells a repair cannot restore, and what to do. */
+  public static String masked(RepairResult r) {
+    return String.format(
+        "%,d cells are hidden in %s by its own delete markers (first: %s), so writing them does not"
+            + " restore them (HBase's default delete behavior). Major-compact %s (major_compact"
+            + " '%s' in the HBase shell) to drop the markers, then run the repair again; or alter"
+            + " its families to NEW_VERSION_BEHAVIOR => true",
+        r.cellsMasked(), r.target(), r.maskedExample(), r.target(), r.target());
   }
 
   public static String verify(VerifyResult v) {

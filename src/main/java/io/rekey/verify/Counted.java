@@ -2,7 +2,12 @@ package io.rekey.verify;
 
 import io.rekey.read.CellVisibility;
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 
 /**
@@ -33,6 +38,44 @@ public record Counted(HashMap<String, Integer> maxVersions, boolean markers)
   /** From a raw read: the Puts a normal read returns, without the markers. */
   public static Counted visible(TableDescriptor table) {
     return new Counted(new HashMap<>(CellVisibility.maxVersions(table)), false);
+  }
+
+  /**
+   * A filter for one task's cells in a read's order (a row may come in several batches): whether
+   * each counts.
+   */
+  public Filter filter() {
+    return new Filter(this);
+  }
+
+  /** The cells of one whole row that count. */
+  public List<Cell> cellsOfRow(Cell[] row) {
+    if (!raw()) {
+      return Arrays.asList(row);
+    }
+    Filter f = filter();
+    List<Cell> out = new ArrayList<>(row.length);
+    for (Cell c : row) {
+      if (f.counts(c)) {
+        out.add(c);
+      }
+    }
+    return out;
+  }
+
+  /** Whether each cell of a read counts; see {@link #filter()}. */
+  public static final class Filter {
+    private final boolean markers;
+    private final CellVisibility.RawRows raw;
+
+    private Filter(Counted counted) {
+      this.markers = counted.markers();
+      this.raw = counted.raw() ? new CellVisibility.RawRows(counted.maxVersions()) : null;
+    }
+
+    public boolean counts(Cell c) {
+      return raw == null || (raw.counts(c) && (markers || !CellUtil.isDelete(c)));
+    }
   }
 
   /** Whether the side is read raw. */

@@ -6,18 +6,17 @@ import io.rekey.read.CellVisibility;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Result;
 
 /**
  * One side of a comparison, row by row, in one task: each row's key in the target's key space (the
- * source's through the key mapping, from the values a normal read returns) and the cells that
- * count ({@link Counted}). Rows must arrive in a read's order; a row may come in several batches.
+ * source's through the key mapping, from the values a normal read returns) and the cells that count
+ * ({@link Counted}). Rows must arrive in a read's order; a row may come in several batches.
  */
 final class MappedRows {
   private final KeyMapping mapping;
   private final Counted counted;
-  private final CellVisibility.RawRows raw;
+  private final Counted.Filter filter;
 
   /**
    * @param mapping the source's key mapping, or null for the target (its keys are already there)
@@ -25,7 +24,7 @@ final class MappedRows {
   MappedRows(KeyMapping mapping, Counted counted) {
     this.mapping = mapping;
     this.counted = counted;
-    this.raw = counted.raw() ? new CellVisibility.RawRows(counted.maxVersions()) : null;
+    this.filter = counted.filter();
   }
 
   /** A row under its key in the target's key space, with the cells that count. */
@@ -44,7 +43,7 @@ final class MappedRows {
     Cell[] cells = result.rawCells();
     List<Cell> out = new ArrayList<>(cells.length);
     for (Cell c : cells) {
-      if (raw == null || (raw.counts(c) && (counted.markers() || !CellUtil.isDelete(c)))) {
+      if (filter.counts(c)) {
         out.add(c);
       }
     }

@@ -1,16 +1,12 @@
 package io.rekey.verify;
 
 import io.rekey.hbase.TableAdmin;
-import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
-import io.rekey.keys.KeyReject;
 import io.rekey.keys.KeyText;
-import io.rekey.read.CellVisibility;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import io.rekey.write.RegionPartitioner;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -18,12 +14,9 @@ import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.api.java.function.PairFlatMapFunction;
@@ -82,7 +75,8 @@ public final class VerifyJob {
       VerifyOptions options,
       Path staging) {
     TableAdmin admin = new TableAdmin(connection);
-    Sides sides = Sides.of(admin, options.source(), options.target(), options.raw(), options.until());
+    Sides sides =
+        Sides.of(admin, options.source(), options.target(), options.raw(), options.until());
     // Rows with column-bound fields must arrive whole.
     int sourceBatch = options.mapping().source().columns().isEmpty() ? options.batch() : 0;
     try (TableRead source =

@@ -4,13 +4,19 @@ import io.rekey.generate.Message;
 import io.rekey.generate.MessageGenerator;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
+import io.rekey.hbase.RunFiles;
 import io.rekey.options.OptionValues;
 import io.rekey.rekey.RekeyJob;
 import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.RekeyResult;
+import io.rekey.rekey.RepairJob;
+import io.rekey.rekey.RepairOptions;
+import io.rekey.rekey.RepairResult;
 import io.rekey.rekey.SyncJob;
 import io.rekey.rekey.SyncOptions;
 import io.rekey.rekey.SyncResult;
+import io.rekey.verify.VerifyJob;
+import io.rekey.verify.VerifyOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,7 +46,9 @@ import org.apache.spark.api.java.JavaSparkContext;
  * first (a warm-up), the median of the per-round ratios sync / rekey, the cost of a sync with
  * nothing to copy (its fixed cost, measured right after), the rows the sync read against the
  * table's, and how many rows the region servers looked at for the window (scan metrics), which
- * shows the time range skipping the older store files. Prints JSON.
+ * shows the time range skipping the older store files. Then about 1% of the rows get a cell stamped
+ * a day ago (behind every window), and the round times a verify and a {@code rekey repair} (no
+ * verify after it) of the same tables, and a repair of the equal tables after it. Prints JSON.
  *
  * <p>Run by {@code jobs/bench-sync.sh}, against the local HBase (or any cluster through
  * HBASE_CONF_DIR).
@@ -128,8 +136,55 @@ public final class SyncBenchmark {
                   idle[0] = new SyncJob(sc, connection, conf, o).execute();
                   return idle[0].totals().cellsRead();
                 });
+        // About 1% of the rows get a cell stamped a day ago: behind every window, so only a
+        // comparison sees them. Then a verify and a repair of the same tables, and a repair of
+        // the equal tables after it.
+        long lateRows = late(connection, copied[0].rowsRead() / 100);
+        Map<String, Object> verify =
+            RekeyBenchmark.measure(
+                () ->
+                    VerifyJob.tables(
+                            sc,
+                            connection,
+                            conf,
+                            new VerifyOptions(
+                                TableName.valueOf(SOURCE),
+                                TableName.valueOf(TARGET),
+                                RekeyOptions.mapping(SOURCE_KEY, TARGET_KEY),
+                                false,
+                                1000,
+                                false,
+                                null),
+                            RunFiles.staging(conf, null))
+                        .targetCells());
+        RepairResult[] repaired = new RepairResult[2];
+        Map<String, Object> repair =
+            RekeyBenchmark.measure(
+                () -> {
+                  RepairOptions o = RepairOptions.from(values.validate(RepairOptions.declared()));
+                  repaired[0] = new RepairJob(sc, connection, conf, o).execute();
+                  return repaired[0].cellsWritten();
+                });
+        Map<String, Object> repairEqual =
+            RekeyBenchmark.measure(
+                () -> {
+                  RepairOptions o = RepairOptions.from(values.validate(RepairOptions.declared()));
+                  repaired[1] = new RepairJob(sc, connection, conf, o).execute();
+                  return repaired[1].cellsWritten();
+                });
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("round", round);
+        r.put("rowsChangedBehindTheWatermark", lateRows);
+        r.put("verifySeconds", verify.get("seconds"));
+        r.put("repairSeconds", repair.get("seconds"));
+        r.put(
+            "repairVsVerify",
+            RekeyBenchmark.round((double) repair.get("seconds") / (double) verify.get("seconds")));
+        r.put("repairRowsDiffering", repaired[0].rowsDiffering());
+        r.put("repairCellsWritten", repaired[0].cellsWritten());
+        r.put("repairCompareSeconds", repaired[0].compareSeconds());
+        r.put("repairOfEqualTablesSeconds", repairEqual.get("seconds"));
+        r.put("repairOfEqualTablesCellsWritten", repaired[1].cellsWritten());
         r.put("rekeySeconds", rekey.get("seconds"));
         r.put("rekeyStages", copied[0].stageSeconds());
         r.put("syncSeconds", sync.get("seconds"));
@@ -169,7 +224,13 @@ public final class SyncBenchmark {
       report.put("syncVsRekeyOfMedians", RekeyBenchmark.round(syncMedian / rekeyMedian));
       report.put("emptySyncSecondsMedian", median(counted, "emptySyncSeconds"));
       report.put("syncAboveEmptyVsRekeyMedianOfRatios", median(counted, "syncAboveEmptyVsRekey"));
-      report.put("target", "sync of 1% <= 0.05 of the full rekey");
+      report.put("repairVsVerifyMedianOfRatios", median(counted, "repairVsVerify"));
+      report.put("repairSecondsMedian", median(counted, "repairSeconds"));
+      report.put("verifySecondsMedian", median(counted, "verifySeconds"));
+      report.put(
+          "target",
+          "sync of 1% <= 0.05 of the full rekey; repair of 1% differing rows <= 1.5x a verify of"
+              + " the same tables, writing only the differing rows, and nothing for equal tables");
       report.put("processPeakRssMiB", RekeyBenchmark.peakRssMiB());
     }
     RekeyBenchmark.writeReport(report, out);
@@ -231,6 +292,32 @@ public final class SyncBenchmark {
       newest = Math.max(newest, System.currentTimeMillis());
       return new long[] {put, deleted, newest};
     }
+  }
+
+  /**
+   * Gives every 100th row of the source (about {@code rows} of them) one more cell stamped a day
+   * ago, which no sync window sees.
+   *
+   * @return the rows changed
+   */
+  static long late(Connection c, long rows) throws Exception {
+    long stamp = System.currentTimeMillis() - 86_400_000L;
+    long changed = 0;
+    try (BufferedMutator m = c.getBufferedMutator(TableName.valueOf(SOURCE));
+        Table t = c.getTable(TableName.valueOf(SOURCE));
+        ResultScanner s =
+            t.getScanner(new Scan().setFilter(new FirstKeyOnlyFilter()).setCaching(1000))) {
+      long seen = 0;
+      for (Result r : s) {
+        if (seen++ % 100 == 0 && changed < rows) {
+          m.mutate(
+              new Put(r.getRow())
+                  .addColumn(Bytes.toBytes("m"), Bytes.toBytes("late"), stamp, Bytes.toBytes(1L)));
+          changed++;
+        }
+      }
+    }
+    return changed;
   }
 
   /** Rows the region servers looked at for the sync's window, from a scan with its time range. */

@@ -110,8 +110,9 @@ class WindowMappingTest {
     WindowMapping.Outcome o = w.map(ROW, within(history, FROM, TO), history);
     assertThat(o).isInstanceOf(WindowMapping.Moved.class);
     WindowMapping.Moved moved = (WindowMapping.Moved) o;
-    assertThat(moved.retired()).singleElement().satisfies(
-        r -> assertThat(r.oldKey()).isEqualTo(key(m, "ann")));
+    assertThat(moved.retired())
+        .singleElement()
+        .satisfies(r -> assertThat(r.oldKey()).isEqualTo(key(m, "ann")));
     assertThat(moved.newKey()).isEqualTo(key(m, "bob"));
     assertThat(moved.wholeRow()).isSameAs(history);
     // One version delete per Put stored (the one of the window too: the copy may have written it
@@ -131,8 +132,8 @@ class WindowMappingTest {
 
   /**
    * A row first written inside the first window, which the copy (its snapshot taken within the
-   * safety lag after the window's start) wrote under the key it had then, and which moved after
-   * the copy: the key it had after each change in the window is retired, not only the one at the
+   * safety lag after the window's start) wrote under the key it had then, and which moved after the
+   * copy: the key it had after each change in the window is retired, not only the one at the
    * window's start (which it did not have).
    */
   @Test

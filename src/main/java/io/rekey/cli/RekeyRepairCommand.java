@@ -1,0 +1,74 @@
+package io.rekey.cli;
+
+import io.rekey.common.RekeyException;
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import io.rekey.rekey.RepairJob;
+import io.rekey.rekey.RepairOptions;
+import io.rekey.rekey.RepairResult;
+import io.rekey.report.RekeyText;
+import io.rekey.spark.SparkSessions;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.spark.api.java.JavaSparkContext;
+
+/**
+ * {@code rekey repair}: compare a migration's source and target row by row through the key mapping
+ * and write only what differs; {@code --dry-run} counts and writes nothing.
+ */
+final class RekeyRepairCommand implements Command<RepairOptions> {
+  @Override
+  public String name() {
+    return "rekey repair";
+  }
+
+  @Override
+  public String summary() {
+    return "compare a re-keyed copy with its source row by row and write only what differs";
+  }
+
+  /** The rekey job's file serves its repairs too. */
+  @Override
+  public String jobFileCommand() {
+    return "rekey";
+  }
+
+  @Override
+  public List<OptionDef<?>> options() {
+    return RepairOptions.declared();
+  }
+
+  @Override
+  public RepairOptions typed(OptionValues values) {
+    return RepairOptions.from(values);
+  }
+
+  @Override
+  public ExitCode run(RepairOptions options, CommandContext context) throws Exception {
+    Configuration conf = context.hbase().toConfiguration();
+    try (Connection connection = HBaseConnections.open(context.hbase())) {
+      JavaSparkContext sc =
+          JavaSparkContext.fromSparkContext(
+              SparkSessions.getOrCreate(
+                      "hbase-rekey rekey repair "
+                          + options.rekey().source()
+                          + " -> "
+                          + options.rekey().target())
+                  .sparkContext());
+      RepairResult result = new RepairJob(sc, connection, conf, options).execute();
+      context.emit(RekeyText.repair(result), result);
+      if (result.verify() != null && !result.verify().matches()) {
+        throw new RekeyException(
+            "the verify after the repair found "
+                + result.verify().differingRegions()
+                + " target region(s) that still differ"
+                + (result.cellsMasked() > 0
+                    ? ": " + RekeyText.masked(result)
+                    : " (the source changed while it ran?): run the repair again"));
+      }
+      return ExitCode.OK;
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.rekey.rekey;
+
+import io.rekey.options.InvalidOptionException;
+import io.rekey.options.SharedOptions;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What a migration's copy wrote its target with, pinned in the state table next to the watermark:
+ * the source, both key specs (canonical) and whether delete markers are copied. A sync, repair or
+ * verify with another of these would write or judge the target through a mapping it was not written
+ * with, so it is refused, naming what differs.
+ */
+public record MigrationDefinition(String source, String sourceKey, String targetKey, boolean raw) {
+  /** The definition of the migration {@code options} describe. */
+  public static MigrationDefinition of(RekeyOptions options) {
+    return new MigrationDefinition(
+        options.source().getNameAsString(),
+        options.mapping().source().canonicalSpec(),
+        options.mapping().target().canonicalSpec(),
+        options.raw());
+  }
+
+  /** As stored: one {@code option=value} per line, each named as its command-line option. */
+  public String text() {
+    StringBuilder out = new StringBuilder();
+    fields().forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
+    return out.toString();
+  }
+
+  private Map<String, String> fields() {
+    Map<String, String> out = new LinkedHashMap<>();
+    out.put(SharedOptions.SOURCE.name(), source);
+    out.put(SharedOptions.SOURCE_KEY.name(), sourceKey);
+    out.put(SharedOptions.TARGET_KEY.name(), targetKey);
+    out.put(SharedOptions.RAW.name(), String.valueOf(raw));
+    return out;
+  }
+
+  /**
+   * Refuses this definition when the target was written with another ({@code pinned}, as {@link
+   * #text()} wrote it; null when nothing was pinned, as by copies made before pinning existed).
+   *
+   * @param target the target, for the message
+   * @param command what is refused, for the message
+   * @throws InvalidOptionException naming the first option that differs, both values and the way
+   *     out
+   */
+  public void requireSame(String pinned, String target, String command) {
+    if (pinned == null) {
+      return;
+    }
+    Map<String, String> was = new LinkedHashMap<>();
+    for (String line : pinned.split("\n")) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        was.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    for (Map.Entry<String, String> e : fields().entrySet()) {
+      String before = was.get(e.getKey());
+      if (before != null && !before.equals(e.getValue())) {
+        throw InvalidOptionException.of(
+            e.getKey(),
+            e.getValue(),
+            "differs from what "
+                + target
+                + " was copied with ("
+                + before
+                + "): "
+                + command
+                + " must use the copy's mapping, or it writes or judges the target through another"
+                + ". Use the copy's job file; to change the layout, start a new migration: rekey"
+                + " into a new target");
+      }
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package io.rekey.rekey;
+
+import io.rekey.verify.VerifyResult;
+import java.util.List;
+
+/**
+ * What a {@code rekey repair} found and wrote. The rows are the target rows that differed, by kind;
+ * the cells are what it wrote to make them read as the source (or, with {@code --dry-run}, would
+ * have written).
+ *
+ * @param until the time the tables were compared as of, or null for all cells
+ * @param rowsMissing target rows the source maps cells to and the target lacked
+ * @param rowsDifferent target rows holding other cells than the source maps to them
+ * @param rowsExtra target rows no source row maps to (deleted in the source, or moved away)
+ * @param cellsPut cells written as Puts with their own timestamps
+ * @param cellsDeleted target cells deleted exactly (a version delete each)
+ * @param cellsMasked cells that delete markers in the target would hide: not restorable by writing
+ * @param cellsWritten cells the writers wrote (Puts and version deletes; 0 with {@code --dry-run})
+ * @param examples a few differing rows, {@code KIND key}
+ * @param maskedExample the first cell that cannot be restored, or null
+ * @param verify the verify after the repair, or null ({@code --dry-run}, {@code --no-verify})
+ */
+public record RepairResult(
+    String source,
+    String target,
+    boolean dryRun,
+    Long until,
+    long rowsMissing,
+    long rowsDifferent,
+    long rowsExtra,
+    long cellsPut,
+    long cellsDeleted,
+    long cellsMasked,
+    long cellsWritten,
+    List<String> examples,
+    String maskedExample,
+    VerifyResult verify,
+    double compareSeconds,
+    double seconds) {
+  public RepairResult {
+    examples = List.copyOf(examples);
+  }
+
+  /** The differing rows, all kinds. */
+  public long rowsDiffering() {
+    return rowsMissing + rowsDifferent + rowsExtra;
+  }
+}

@@ -1,0 +1,185 @@
+package io.rekey.rekey;
+
+import io.rekey.hbase.ExecutorConnections;
+import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.keys.KeyMapping;
+import io.rekey.keys.KeyReject;
+import io.rekey.read.CellVisibility;
+import io.rekey.read.RowReads;
+import io.rekey.verify.Counted;
+import io.rekey.verify.RowDifferences;
+import io.rekey.write.ShuffleCell;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.spark.api.java.function.FlatMapFunction;
+
+/**
+ * The executor side of {@code rekey repair}: for each differing target row, reads the source rows
+ * that map to it and the target row again ({@link RowReads#BATCH} rows per scan, on the executor's
+ * shared connection), as of the same time as the comparison, and works out its {@link RowFix}.
+ *
+ * <p>The source rows are read live, not from the comparison's snapshot: a repair then never writes
+ * an older state of a row than the source has, and a source row that has since moved to another key
+ * is left out of this key's fix (the next sync or repair writes it under its new key).
+ */
+final class RepairStage
+    implements FlatMapFunction<Iterator<RowDifferences.Differing>, RepairStage.Fixed> {
+  private static final long serialVersionUID = 1L;
+
+  private final String source;
+  private final String target;
+  private final KeyMapping mapping;
+  private final Counted sourceCounted;
+  private final Counted targetCounted;
+  private final HashSet<String> newVersionBehavior;
+  private final long below;
+  private final ShippedConfiguration conf;
+
+  /**
+   * @param below read cells stamped below this ({@code Long.MAX_VALUE} for all)
+   * @param newVersionBehavior the target's families with {@code NEW_VERSION_BEHAVIOR}
+   */
+  RepairStage(
+      String source,
+      String target,
+      KeyMapping mapping,
+      Counted sourceCounted,
+      Counted targetCounted,
+      Set<String> newVersionBehavior,
+      long below,
+      ShippedConfiguration conf) {
+    this.source = source;
+    this.target = target;
+    this.mapping = mapping;
+    this.sourceCounted = sourceCounted;
+    this.targetCounted = targetCounted;
+    this.newVersionBehavior = new HashSet<>(newVersionBehavior);
+    this.below = below;
+    this.conf = conf;
+  }
+
+  /**
+   * One differing row and its fix, the cells as {@link ShuffleCell} records ready for the Put
+   * writer.
+   *
+   * @param records the Puts and version deletes to write, under the target key
+   * @param example the first cell that cannot be restored, as text, or null
+   */
+  record Fixed(
+      byte[] key,
+      RowDifferences.Kind kind,
+      List<byte[]> records,
+      long puts,
+      long deletes,
+      long masked,
+      String example)
+      implements Serializable {}
+
+  @Override
+  public Iterator<Fixed> call(Iterator<RowDifferences.Differing> rows) {
+    Connection c = ExecutorConnections.get(conf);
+    List<Fixed> out = new ArrayList<>();
+    try (Table from = c.getTable(TableName.valueOf(source));
+        Table to = c.getTable(TableName.valueOf(target))) {
+      List<RowDifferences.Differing> batch = new ArrayList<>(RowReads.BATCH);
+      while (rows.hasNext()) {
+        batch.add(rows.next());
+        if (batch.size() == RowReads.BATCH || !rows.hasNext()) {
+          fix(batch, from, to, out);
+          batch.clear();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot read the differing rows of " + source + " and " + target, e);
+    }
+    return out.iterator();
+  }
+
+  private void fix(List<RowDifferences.Differing> batch, Table from, Table to, List<Fixed> out)
+      throws IOException {
+    List<byte[]> sourceKeys = new ArrayList<>();
+    List<byte[]> targetKeys = new ArrayList<>();
+    for (RowDifferences.Differing d : batch) {
+      sourceKeys.addAll(d.sourceKeys());
+      targetKeys.add(d.targetKey());
+    }
+    Map<byte[], Cell[]> sourceRows = RowReads.read(from, sourceKeys, sourceCounted.raw(), below);
+    Map<byte[], Cell[]> shownRows = RowReads.read(to, targetKeys, targetCounted.raw(), below);
+    Map<byte[], Cell[]> rawRows =
+        targetCounted.raw() ? shownRows : RowReads.read(to, targetKeys, true, below);
+    for (RowDifferences.Differing d : batch) {
+      List<Cell> wanted = new ArrayList<>();
+      for (byte[] sk : d.sourceKeys()) {
+        Cell[] cells = sourceRows.get(sk);
+        if (cells != null && maps(sk, cells, d.targetKey())) {
+          wanted.addAll(sourceCounted.cellsOfRow(cells));
+        }
+      }
+      Cell[] shown = shownRows.getOrDefault(d.targetKey(), new Cell[0]);
+      List<Cell> markers = new ArrayList<>();
+      for (Cell m : rawRows.getOrDefault(d.targetKey(), new Cell[0])) {
+        if (CellUtil.isDelete(m)) {
+          markers.add(m);
+        }
+      }
+      RowFix fix =
+          RowFix.of(
+              d.targetKey(), wanted, targetCounted.cellsOfRow(shown), markers, newVersionBehavior);
+      List<Cell> cells = new ArrayList<>(fix.puts());
+      cells.addAll(fix.deletes());
+      cells.sort(org.apache.hadoop.hbase.CellComparator.getInstance());
+      List<byte[]> records =
+          cells.isEmpty()
+              ? List.of()
+              : ShuffleCell.records(d.targetKey(), cells.toArray(new Cell[0]));
+      String example =
+          fix.masked().isEmpty()
+              ? null
+              : Bytes.toStringBinary(d.targetKey()) + " " + describe(fix.masked().get(0));
+      out.add(
+          new Fixed(
+              d.targetKey(),
+              d.kind(),
+              records,
+              fix.puts().size(),
+              fix.deletes().size(),
+              fix.masked().size(),
+              example));
+    }
+  }
+
+  /** Whether the source row still maps to {@code key}, from the values a read returns. */
+  private boolean maps(byte[] sourceKey, Cell[] cells, byte[] key) {
+    try {
+      Result r = Result.create(cells);
+      return Arrays.equals(
+          mapping.map(sourceKey, CellVisibility.columns(r, sourceCounted.raw())), key);
+    } catch (KeyReject rejected) {
+      return false;
+    }
+  }
+
+  private static String describe(Cell c) {
+    return Bytes.toStringBinary(CellUtil.cloneFamily(c))
+        + ":"
+        + Bytes.toStringBinary(CellUtil.cloneQualifier(c))
+        + "@"
+        + c.getTimestamp();
+  }
+}

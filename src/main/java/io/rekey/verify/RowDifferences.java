@@ -1,0 +1,135 @@
+package io.rekey.verify;
+
+import io.rekey.keys.KeyMapping;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.function.PairFlatMapFunction;
+import scala.Tuple2;
+
+/**
+ * The row-by-row comparison of a source, through the key mapping, with a target: each side's rows
+ * reduced to a digest per target key ({@link CellDigest} of the cells that count, see {@link
+ * Counted}), the two joined by target key in one shuffle, and the keys whose digests differ kept,
+ * each with the source rows that map to it. Only keys and digests move, never cells, so memory
+ * stays bounded whatever the table's size; the verdict per region ({@link VerifyJob}) is the same
+ * comparison summed coarser.
+ */
+public final class RowDifferences {
+  private RowDifferences() {}
+
+  /** How a target row differs from what the source maps to it. */
+  public enum Kind {
+    /** The source maps cells to the key; the target holds none there. */
+    MISSING,
+    /** Both hold cells under the key, not the same ones. */
+    DIFFERENT,
+    /**
+     * The target holds cells under a key no source row maps to now: a row deleted in the source, or
+     * left under a key it no longer has (a move a time window could not see).
+     */
+    EXTRA
+  }
+
+  /**
+   * A target row that differs.
+   *
+   * @param sourceKeys the source rows that map to it (none for {@link Kind#EXTRA}; more than one
+   *     only where a layout merges rows)
+   */
+  public record Differing(byte[] targetKey, Kind kind, List<byte[]> sourceKeys)
+      implements Serializable {}
+
+  /**
+   * The differing target rows of the two inputs, read as {@code sourceCounted} and {@code
+   * targetCounted} say, in {@code partitions} partitions (hashed by key).
+   */
+  public static JavaRDD<Differing> of(
+      JavaPairRDD<ImmutableBytesWritable, Result> source,
+      JavaPairRDD<ImmutableBytesWritable, Result> target,
+      KeyMapping mapping,
+      Counted sourceCounted,
+      Counted targetCounted,
+      int partitions) {
+    JavaPairRDD<String, RowSums> sums =
+        source
+            .mapPartitionsToPair(new RowDigests(mapping, sourceCounted))
+            .union(target.mapPartitionsToPair(new RowDigests(null, targetCounted)));
+    return sums.reduceByKey(RowSums::plus, partitions)
+        .filter(t -> t._2().differ())
+        .map(
+            t -> {
+              List<byte[]> keys = new ArrayList<>(List.of(t._2().sourceKeys));
+              return new Differing(key(t._1()), t._2().kind(), keys);
+            });
+  }
+
+  /** A row key as a shuffle key: equal bytes, equal strings (ISO-8859-1 maps bytes 1:1). */
+  static String text(byte[] key) {
+    return new String(key, StandardCharsets.ISO_8859_1);
+  }
+
+  static byte[] key(String text) {
+    return text.getBytes(StandardCharsets.ISO_8859_1);
+  }
+
+  /** Each row's digest under its key in the target's key space. */
+  private static final class RowDigests
+      implements PairFlatMapFunction<
+          Iterator<Tuple2<ImmutableBytesWritable, Result>>, String, RowSums> {
+    private static final long serialVersionUID = 1L;
+    private final KeyMapping mapping;
+    private final Counted counted;
+
+    RowDigests(KeyMapping mapping, Counted counted) {
+      this.mapping = mapping;
+      this.counted = counted;
+    }
+
+    @Override
+    public Iterator<Tuple2<String, RowSums>> call(
+        Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+      MappedRows mapped = new MappedRows(mapping, counted);
+      return new Iterator<>() {
+        private Tuple2<String, RowSums> next;
+
+        @Override
+        public boolean hasNext() {
+          while (next == null && rows.hasNext()) {
+            Result r = rows.next()._2();
+            MappedRows.Row row = mapped.map(r);
+            if (row == null || row.cells().isEmpty()) {
+              continue; // rejected, or nothing a read returns: not expected in the target
+            }
+            CellDigest d = CellDigest.EMPTY;
+            for (Cell c : row.cells()) {
+              d = d.plus(CellDigest.of(row.key(), c));
+            }
+            next =
+                new Tuple2<>(
+                    text(row.key()),
+                    mapping == null ? RowSums.target(d) : RowSums.source(d, r.getRow()));
+          }
+          return next != null;
+        }
+
+        @Override
+        public Tuple2<String, RowSums> next() {
+          if (!hasNext()) {
+            throw new java.util.NoSuchElementException();
+          }
+          Tuple2<String, RowSums> out = next;
+          next = null;
+          return out;
+        }
+      };
+    }
+  }
+}
