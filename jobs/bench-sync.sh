@@ -3,8 +3,11 @@
 # 2.06 million cells) on the local HBase, each round times in one JVM:
 #   - a full rekey of the table (snapshot read, HFiles, bulk load; no verify)
 #   - a rekey sync of about 1% new data written after it (new messages, whole-row deletes)
-# and prints JSON with the medians of the rounds after the first, the ratio sync / rekey, the rows
-# the sync read and the rows the region servers looked at for its window.
+#   - after about 1% of the rows got a cell stamped a day ago (which no window sees): a verify and a
+#     rekey repair of the same tables (no verify after it), and a repair of the equal tables after
+# and prints JSON with the medians of the rounds after the first, the ratios sync / rekey and
+# repair / verify, the rows the sync read, the rows the region servers looked at for its window,
+# and the rows and cells each repair wrote.
 #
 #   jobs/bench-sync.sh            # BENCH_ROWS=400000 BENCH_ROUNDS=4 BENCH_SYNC_PERCENT=1
 # Results: var/bench/sync-bench.json.

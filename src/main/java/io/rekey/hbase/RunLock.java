@@ -5,6 +5,8 @@ import io.rekey.options.OptionDef;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -180,11 +182,28 @@ public final class RunLock implements AutoCloseable {
     return ProcessHandle.of(Long.parseLong(m.group(1))).map(p -> !p.isAlive()).orElse(true);
   }
 
-  private static String hostName() {
+  /**
+   * This host as a lock holder names it: its name, and on Linux the boot and the process namespace
+   * ({@code name@boot:pidns}), since containers on several machines (or on one) can share a host
+   * name, and a pid means something only in its own namespace of its own boot.
+   */
+  static String hostName() {
+    String name;
     try {
-      return InetAddress.getLocalHost().getHostName();
+      name = InetAddress.getLocalHost().getHostName();
     } catch (IOException e) {
-      return "unknown-host";
+      name = "unknown-host";
+    }
+    return name + processNamespace();
+  }
+
+  private static String processNamespace() {
+    try {
+      String boot = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).trim();
+      String ns = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
+      return "@" + boot.substring(0, Math.min(8, boot.length())) + ":" + ns.replaceAll("\\D", "");
+    } catch (IOException | RuntimeException e) {
+      return ""; // not Linux: the host name alone
     }
   }
 

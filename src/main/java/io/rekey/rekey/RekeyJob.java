@@ -13,6 +13,7 @@ import io.rekey.spark.ProgressReporter;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
 import io.rekey.verify.Counted;
+import io.rekey.verify.MigrationDefinition;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyResult;
 import io.rekey.write.BulkLoader;
@@ -117,7 +118,8 @@ public final class RekeyJob {
             options.breakLock())) {
       RunState state =
           new RunState(connection, TableName.valueOf(options.stateTable()), options.target());
-      MigrationDefinition definition = MigrationDefinition.of(options);
+      MigrationDefinition definition =
+          MigrationDefinition.of(options.source(), options.mapping(), options.raw());
       if (!plan.createTarget()) {
         definition.requireSame(
             state.pinnedDefinition(), options.target().getNameAsString(), "rekey into it");

@@ -11,6 +11,7 @@ import io.rekey.hbase.TableAdmin;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import io.rekey.spark.SparkCores;
+import io.rekey.verify.MigrationDefinition;
 import io.rekey.verify.RowDifferences;
 import io.rekey.verify.Sides;
 import io.rekey.verify.VerifyJob;
@@ -87,7 +88,7 @@ public final class RepairJob {
             "rekey " + run + " " + rekey.source() + " -> " + rekey.target(),
             sc.sc().applicationId(),
             rekey.breakLock())) {
-      MigrationDefinition.of(rekey)
+      MigrationDefinition.of(rekey.source(), rekey.mapping(), rekey.raw())
           .requireSame(state.pinnedDefinition(), rekey.target().getNameAsString(), "rekey " + run);
       OptionalLong watermark = state.watermark();
       Long found = watermark.isPresent() ? watermark.getAsLong() : null;
@@ -210,7 +211,8 @@ public final class RepairJob {
                   rekey.liveScan(),
                   rekey.batch(),
                   false,
-                  options.until()),
+                  options.until(),
+                  rekey.stateTable()),
               staging);
     }
     return new RepairResult(

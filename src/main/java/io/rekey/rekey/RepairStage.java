@@ -12,12 +12,14 @@ import io.rekey.write.ShuffleCell;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -90,25 +92,42 @@ final class RepairStage
       String example)
       implements Serializable {}
 
+  /**
+   * The partition's fixes, worked out a batch at a time as they are consumed, so a partition with
+   * many differing rows holds one batch of them.
+   */
   @Override
   public Iterator<Fixed> call(Iterator<RowDifferences.Differing> rows) {
-    Connection c = ExecutorConnections.get(conf);
-    List<Fixed> out = new ArrayList<>();
-    try (Table from = c.getTable(TableName.valueOf(source));
-        Table to = c.getTable(TableName.valueOf(target))) {
-      List<RowDifferences.Differing> batch = new ArrayList<>(RowReads.BATCH);
-      while (rows.hasNext()) {
-        batch.add(rows.next());
-        if (batch.size() == RowReads.BATCH || !rows.hasNext()) {
-          fix(batch, from, to, out);
-          batch.clear();
+    return new Iterator<>() {
+      private final ArrayDeque<Fixed> ready = new ArrayDeque<>();
+
+      @Override
+      public boolean hasNext() {
+        if (ready.isEmpty() && rows.hasNext()) {
+          List<RowDifferences.Differing> batch = new ArrayList<>(RowReads.BATCH);
+          while (batch.size() < RowReads.BATCH && rows.hasNext()) {
+            batch.add(rows.next());
+          }
+          Connection c = ExecutorConnections.get(conf);
+          try (Table from = c.getTable(TableName.valueOf(source));
+              Table to = c.getTable(TableName.valueOf(target))) {
+            fix(batch, from, to, ready);
+          } catch (IOException e) {
+            throw new UncheckedIOException(
+                "cannot read the differing rows of " + source + " and " + target, e);
+          }
         }
+        return !ready.isEmpty();
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot read the differing rows of " + source + " and " + target, e);
-    }
-    return out.iterator();
+
+      @Override
+      public Fixed next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return ready.poll();
+      }
+    };
   }
 
   private void fix(List<RowDifferences.Differing> batch, Table from, Table to, List<Fixed> out)

@@ -12,6 +12,7 @@ import io.rekey.hbase.TableAdmin;
 import io.rekey.read.SourceReader;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
+import io.rekey.verify.MigrationDefinition;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
@@ -124,7 +125,7 @@ public final class SyncJob {
               + " (the copy's start minus the safety lag). Run 'rekey' with the same options"
               + " first");
     }
-    MigrationDefinition.of(rekey)
+    MigrationDefinition.of(rekey.source(), rekey.mapping(), rekey.raw())
         .requireSame(
             state.pinnedDefinition(),
             rekey.target().getNameAsString(),
@@ -198,7 +199,8 @@ public final class SyncJob {
               rekey.liveScan(),
               rekey.batch(),
               rekey.raw(),
-              end);
+              end,
+              rekey.stateTable());
       sc.setJobGroup(
           "verify",
           "rekey sync --final: verify "

@@ -1,5 +1,6 @@
 package io.rekey.verify;
 
+import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyText;
@@ -14,6 +15,7 @@ import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
@@ -75,6 +77,14 @@ public final class VerifyJob {
       VerifyOptions options,
       Path staging) {
     TableAdmin admin = new TableAdmin(connection);
+    if (options.stateTable() != null) {
+      MigrationDefinition.of(options.source(), options.mapping(), null)
+          .requireSame(
+              new RunState(connection, TableName.valueOf(options.stateTable()), options.target())
+                  .pinnedDefinitionIfAny(),
+              options.target().getNameAsString(),
+              "verify");
+    }
     Sides sides =
         Sides.of(admin, options.source(), options.target(), options.raw(), options.until());
     // Rows with column-bound fields must arrive whole.

@@ -1,5 +1,6 @@
 package io.rekey.verify;
 
+import io.rekey.hbase.RunLock;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
@@ -16,6 +17,7 @@ import org.apache.hadoop.hbase.TableName;
  * @param liveScan read the source through its region servers instead of from a snapshot
  * @param raw compare raw: delete markers and the cells they hide count too
  * @param until compare only cells with timestamps below this (epoch millis), or null for all
+ * @param stateTable where a migration into the target pinned its mapping (checked when it exists)
  */
 public record VerifyOptions(
     TableName source,
@@ -24,7 +26,8 @@ public record VerifyOptions(
     boolean liveScan,
     int batch,
     boolean raw,
-    Long until) {
+    Long until,
+    String stateTable) {
   public static final OptionDef<String> UNTIL =
       OptionDef.text(
           "until",
@@ -43,7 +46,8 @@ public record VerifyOptions(
         ReadOptions.LIVE_SCAN,
         ReadOptions.BATCH,
         SharedOptions.RAW,
-        UNTIL);
+        UNTIL,
+        RunLock.STATE_TABLE);
   }
 
   public static VerifyOptions from(OptionValues values) {
@@ -56,6 +60,7 @@ public record VerifyOptions(
         liveScan,
         values.get(ReadOptions.BATCH).intValue(),
         values.get(SharedOptions.RAW),
-        values.get(UNTIL) == null ? null : Times.parse(UNTIL.name(), values.get(UNTIL)));
+        values.get(UNTIL) == null ? null : Times.parse(UNTIL.name(), values.get(UNTIL)),
+        values.get(RunLock.STATE_TABLE));
   }
 }

@@ -154,7 +154,8 @@ public final class SyncBenchmark {
                                 false,
                                 1000,
                                 false,
-                                null),
+                                null,
+                                STATE),
                             RunFiles.staging(conf, null))
                         .targetCells());
         RepairResult[] repaired = new RepairResult[2];

@@ -37,6 +37,7 @@ import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -75,6 +76,23 @@ class RepairIT extends OnMiniCluster {
     }
     out.sort(null);
     return out;
+  }
+
+  static io.rekey.verify.VerifyResult verifyUntil(String targetKey, long until) {
+    return io.rekey.verify.VerifyJob.tables(
+        SparkLocal.context(),
+        connection,
+        RekeyIT.conf,
+        new io.rekey.verify.VerifyOptions(
+            TableName.valueOf("rp_pin_src"),
+            TableName.valueOf("rp_pin_dst"),
+            RekeyOptions.mapping(SOURCE_KEY, targetKey),
+            false,
+            1000,
+            false,
+            until,
+            SyncIT.STATE),
+        io.rekey.hbase.RunFiles.staging(RekeyIT.conf, null));
   }
 
   static TableName messages(String name, boolean newVersionBehavior) throws Exception {
@@ -327,10 +345,48 @@ class RepairIT extends OnMiniCluster {
           .hasMessageContaining("differs from what rp_pin_dst was copied with (salt(4")
           .hasMessageContaining("start a new migration");
     }
+    assertThatThrownBy(() -> verifyUntil("salt(8, user) + user + reverse_ts(ts) + order", moved))
+        .isInstanceOf(InvalidOptionException.class)
+        .hasMessageContaining("differs from what rp_pin_dst was copied with");
     assertThat(watermark("rp_pin_dst")).isEqualTo(moved);
+    // A row deleted after T: as of T both tables still hold it (the marker is not applied below
+    // T), so a verify --until T matches while the delete waits for the next sync.
+    try (Table t = connection.getTable(TableName.valueOf("rp_pin_src"))) {
+      t.delete(new Delete(b(row(TableName.valueOf("rp_pin_src"), 3))));
+    }
+    assertThat(verifyUntil(SALTED, moved).matches()).isTrue();
+    assertThat(verify("rp_pin_src", "rp_pin_dst", SOURCE_KEY, SALTED, false).matches()).isFalse();
     // The copy's own command again finds its run loaded and leaves the syncs' watermark alone.
     RekeyResult again = rekey(v);
     assertThat(again.resumed()).isTrue();
     assertThat(watermark("rp_pin_dst")).isEqualTo(moved);
+  }
+
+  /**
+   * The region server's clock is set 5 s ahead (HBase's own clock seam, in the mini cluster's JVM):
+   * with a 2 s safety lag, a sync is refused with the skew it measured.
+   */
+  @Test
+  void aRegionServerClockFarFromTheDriversIsRefusedWithTheSkewMeasured() throws Exception {
+    SyncIT.orders("rp_clock_src", 20);
+    OptionValues v = values("rp_clock_src", "rp_clock_dst", SOURCE_KEY, SALTED);
+    rekey(v);
+    long before = watermark("rp_clock_dst");
+    waitOutTheLag();
+    EnvironmentEdgeManager.injectEdge(() -> System.currentTimeMillis() + 5_000);
+    try {
+      assertThatThrownBy(() -> sync(v))
+          .isInstanceOf(RekeyException.class)
+          .hasMessageContaining("stamps cells")
+          .hasMessageContaining("ahead of this driver's clock, more than a third of the safety lag")
+          .hasMessageContaining("raise --safety-lag to at least");
+    } finally {
+      EnvironmentEdgeManager.reset();
+    }
+    assertThat(watermark("rp_clock_dst")).isEqualTo(before);
+    // What the skewed clock stamped (the lock's release, the history) is 5 s in the future: once
+    // the real clock has passed it, the clocks agree and the sync runs.
+    Thread.sleep(5_500);
+    assertThat(sync(v).watermarkAfter()).isGreaterThan(before);
   }
 }

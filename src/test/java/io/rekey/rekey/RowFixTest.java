@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.options.InvalidOptionException;
+import io.rekey.verify.MigrationDefinition;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

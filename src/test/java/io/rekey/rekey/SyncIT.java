@@ -93,7 +93,8 @@ class SyncIT extends OnMiniCluster {
             false,
             1000,
             raw,
-            null);
+            null,
+            STATE);
     return VerifyJob.tables(
         SparkLocal.context(),
         connection,

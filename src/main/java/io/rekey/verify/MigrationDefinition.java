@@ -1,9 +1,11 @@
-package io.rekey.rekey;
+package io.rekey.verify;
 
+import io.rekey.keys.KeyMapping;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.SharedOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.hadoop.hbase.TableName;
 
 /**
  * What a migration's copy wrote its target with, pinned in the state table next to the watermark:
@@ -11,14 +13,19 @@ import java.util.Map;
  * verify with another of these would write or judge the target through a mapping it was not written
  * with, so it is refused, naming what differs.
  */
-public record MigrationDefinition(String source, String sourceKey, String targetKey, boolean raw) {
-  /** The definition of the migration {@code options} describe. */
-  public static MigrationDefinition of(RekeyOptions options) {
+public record MigrationDefinition(String source, String sourceKey, String targetKey, Boolean raw) {
+  /**
+   * The definition of a migration from {@code source} through {@code mapping}.
+   *
+   * @param raw whether delete markers are copied; null where it does not matter (a verify, which
+   *     may compare raw or not whatever the copy did)
+   */
+  public static MigrationDefinition of(TableName source, KeyMapping mapping, Boolean raw) {
     return new MigrationDefinition(
-        options.source().getNameAsString(),
-        options.mapping().source().canonicalSpec(),
-        options.mapping().target().canonicalSpec(),
-        options.raw());
+        source.getNameAsString(),
+        mapping.source().canonicalSpec(),
+        mapping.target().canonicalSpec(),
+        raw);
   }
 
   /** As stored: one {@code option=value} per line, each named as its command-line option. */
@@ -33,7 +40,9 @@ public record MigrationDefinition(String source, String sourceKey, String target
     out.put(SharedOptions.SOURCE.name(), source);
     out.put(SharedOptions.SOURCE_KEY.name(), sourceKey);
     out.put(SharedOptions.TARGET_KEY.name(), targetKey);
-    out.put(SharedOptions.RAW.name(), String.valueOf(raw));
+    if (raw != null) {
+      out.put(SharedOptions.RAW.name(), String.valueOf(raw));
+    }
     return out;
   }
 
