@@ -130,7 +130,8 @@ final class RepairStage
     };
   }
 
-  private void fix(List<RowDifferences.Differing> batch, Table from, Table to, List<Fixed> out)
+  private void fix(
+      List<RowDifferences.Differing> batch, Table from, Table to, ArrayDeque<Fixed> out)
       throws IOException {
     List<byte[]> sourceKeys = new ArrayList<>();
     List<byte[]> targetKeys = new ArrayList<>();
@@ -170,7 +171,7 @@ final class RepairStage
       String example =
           fix.masked().isEmpty()
               ? null
-              : Bytes.toStringBinary(d.targetKey()) + " " + describe(fix.masked().get(0));
+              : Bytes.toStringBinary(d.targetKey()) + " " + RowFix.version(fix.masked().get(0));
       out.add(
           new Fixed(
               d.targetKey(),
@@ -192,13 +193,5 @@ final class RepairStage
     } catch (KeyReject rejected) {
       return false;
     }
-  }
-
-  private static String describe(Cell c) {
-    return Bytes.toStringBinary(CellUtil.cloneFamily(c))
-        + ":"
-        + Bytes.toStringBinary(CellUtil.cloneQualifier(c))
-        + "@"
-        + c.getTimestamp();
   }
 }

@@ -96,8 +96,8 @@ public record RowFix(List<Cell> puts, List<Cell> deletes, List<Cell> masked) {
     return false;
   }
 
-  /** A cell's column and timestamp: what a version delete names. */
-  private static String version(Cell c) {
+  /** A cell's column and timestamp, {@code family:qualifier@ts}: what a version delete names. */
+  static String version(Cell c) {
     return Bytes.toStringBinary(CellUtil.cloneFamily(c))
         + ":"
         + Bytes.toStringBinary(CellUtil.cloneQualifier(c))

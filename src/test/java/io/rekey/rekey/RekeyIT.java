@@ -117,7 +117,7 @@ class RekeyIT extends OnMiniCluster {
       for (Result r : s) {
         byte[] row;
         try {
-          row = mapping.map(r.getRow(), ColumnValues.NONE);
+          row = mapping.map(r.getRow(), (f, q) -> r.getValue(b(f), b(q)));
         } catch (io.rekey.keys.KeyReject e) {
           continue;
         }

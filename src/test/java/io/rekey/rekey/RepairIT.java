@@ -18,23 +18,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.common.RekeyException;
 import io.rekey.keys.KeyMapping;
-import io.rekey.keys.KeyReject;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionValues;
 import io.rekey.report.RekeyText;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.EnvironmentEdgeManager;
@@ -53,68 +47,6 @@ class RepairIT extends OnMiniCluster {
     return new RepairJob(SparkLocal.context(), connection, RekeyIT.conf, options).execute();
   }
 
-  /**
-   * What a read of {@code source} returns, every version, each row under its key through {@code
-   * mapping} (bound columns from the row's newest values), as {@code row/f:q@ts=value} lines: an
-   * independent read, by a plain scan.
-   */
-  static List<String> expected(TableName source, KeyMapping mapping) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (Table t = connection.getTable(source);
-        ResultScanner s = t.getScanner(new Scan().readAllVersions())) {
-      for (Result r : s) {
-        byte[] row;
-        try {
-          row = mapping.map(r.getRow(), (f, q) -> r.getValue(b(f), b(q)));
-        } catch (KeyReject e) {
-          continue;
-        }
-        for (Cell c : r.rawCells()) {
-          out.add(TestTables.line(row, c));
-        }
-      }
-    }
-    out.sort(null);
-    return out;
-  }
-
-  static io.rekey.verify.VerifyResult verifyUntil(String targetKey, long until) {
-    return io.rekey.verify.VerifyJob.tables(
-        SparkLocal.context(),
-        connection,
-        RekeyIT.conf,
-        new io.rekey.verify.VerifyOptions(
-            TableName.valueOf("rp_pin_src"),
-            TableName.valueOf("rp_pin_dst"),
-            RekeyOptions.mapping(SOURCE_KEY, targetKey),
-            false,
-            1000,
-            false,
-            until,
-            SyncIT.STATE),
-        io.rekey.hbase.RunFiles.staging(RekeyIT.conf, null));
-  }
-
-  static TableName messages(String name, boolean newVersionBehavior) throws Exception {
-    TableName t = TableName.valueOf(name);
-    TestTables.create(
-        t,
-        ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
-            .setMaxVersions(3)
-            .setNewVersionBehavior(newVersionBehavior)
-            .build());
-    long t0 = System.currentTimeMillis() - 3_600_000;
-    List<Put> puts = new ArrayList<>();
-    for (int i = 0; i < 40; i++) {
-      puts.add(
-          new Put(b((t0 + i) + "_o" + i))
-              .addColumn(b("m"), b("sender"), t0 + i, b("user" + (i % 3)))
-              .addColumn(b("m"), b("body"), t0 + i, b("body " + i)));
-    }
-    TestTables.put(t, puts);
-    return t;
-  }
-
   static void put(TableName t, String row, String qualifier, long ts, String value)
       throws Exception {
     try (Table table = connection.getTable(t)) {
@@ -129,7 +61,7 @@ class RepairIT extends OnMiniCluster {
   @Test
   void aLiveMigrationEndsWithAFinalRepairAfterLateRowsPurgedDeletesMovesAndAWriterThatGoesOn()
       throws Exception {
-    TableName source = messages("rp_live_src", false);
+    TableName source = SyncIT.messages("rp_live_src", 3);
     TableName target = TableName.valueOf("rp_live_dst");
     OptionValues v = values("rp_live_src", "rp_live_dst", BOUND_SOURCE, BY_SENDER);
     RekeyResult copy = rekey(v);
@@ -209,7 +141,7 @@ class RepairIT extends OnMiniCluster {
     assertThat(text).contains("readers and writers can be switched");
     // Independently: every version a read returns, each row under its key, and the mover under
     // its first key with all its cells (no ghost under zed's).
-    assertThat(RekeyIT.actual(target)).isEqualTo(expected(source, mapping));
+    assertThat(RekeyIT.actual(target)).isEqualTo(RekeyIT.expected(source, mapping));
     assertThat(TestTables.cells(target))
         .noneMatch(c -> c.startsWith("zed"))
         .anyMatch(c -> c.startsWith("user1") && c.contains("o4/m:body/"));
@@ -262,7 +194,7 @@ class RepairIT extends OnMiniCluster {
 
   @Test
   void aRowThatMovesAwayAndBackKeepsEveryCellThroughAMajorCompactionOfTheTarget() throws Exception {
-    TableName source = messages("rp_back_src", false);
+    TableName source = SyncIT.messages("rp_back_src", 3);
     TableName target = TableName.valueOf("rp_back_dst");
     OptionValues v = values("rp_back_src", "rp_back_dst", BOUND_SOURCE, BY_SENDER);
     rekey(v);
@@ -276,17 +208,17 @@ class RepairIT extends OnMiniCluster {
     SyncResult back = sync(v.with("write", "hfiles"));
     assertThat(back.totals().rowsMoved()).isEqualTo(1);
     KeyMapping mapping = KeyMapping.parse(BOUND_SOURCE, BY_SENDER);
-    assertThat(RekeyIT.actual(target)).isEqualTo(expected(source, mapping));
+    assertThat(RekeyIT.actual(target)).isEqualTo(RekeyIT.expected(source, mapping));
     MiniHBase.util().flush(target);
     MiniHBase.util().compact(target, true);
-    assertThat(RekeyIT.actual(target)).isEqualTo(expected(source, mapping));
+    assertThat(RekeyIT.actual(target)).isEqualTo(RekeyIT.expected(source, mapping));
     assertThat(verify("rp_back_src", "rp_back_dst", BOUND_SOURCE, BY_SENDER, false).matches())
         .isTrue();
   }
 
   @Test
   void aRowWrittenWithinTheLagBeforeTheCopyAndMovedAfterItLeavesNoGhost() throws Exception {
-    TableName source = messages("rp_ghost_src", false);
+    TableName source = SyncIT.messages("rp_ghost_src", 3);
     TableName target = TableName.valueOf("rp_ghost_dst");
     long now = System.currentTimeMillis();
     put(source, now + "_o500", "sender", now, "alice");
@@ -299,7 +231,7 @@ class RepairIT extends OnMiniCluster {
     assertThat(r.totals().rowsMoved()).isEqualTo(1);
     assertThat(TestTables.cells(target)).noneMatch(c -> c.startsWith("alice"));
     assertThat(RekeyIT.actual(target))
-        .isEqualTo(expected(source, KeyMapping.parse(BOUND_SOURCE, BY_SENDER)));
+        .isEqualTo(RekeyIT.expected(source, KeyMapping.parse(BOUND_SOURCE, BY_SENDER)));
   }
 
   @Test
