@@ -47,6 +47,23 @@ class RepairIT extends OnMiniCluster {
     return new RepairJob(SparkLocal.context(), connection, RekeyIT.conf, options).execute();
   }
 
+  static io.rekey.verify.VerifyResult verifyUntil(String targetKey, long until) {
+    return io.rekey.verify.VerifyJob.tables(
+        SparkLocal.context(),
+        connection,
+        RekeyIT.conf,
+        new io.rekey.verify.VerifyOptions(
+            TableName.valueOf("rp_pin_src"),
+            TableName.valueOf("rp_pin_dst"),
+            RekeyOptions.mapping(SOURCE_KEY, targetKey),
+            false,
+            1000,
+            false,
+            until,
+            SyncIT.STATE),
+        io.rekey.hbase.RunFiles.staging(RekeyIT.conf, null));
+  }
+
   static void put(TableName t, String row, String qualifier, long ts, String value)
       throws Exception {
     try (Table table = connection.getTable(t)) {
