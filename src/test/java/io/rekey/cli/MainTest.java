@@ -38,7 +38,7 @@ class MainTest {
     assertThat(run.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(run.err())
         .contains(
-            "unknown command 'rekye'; the commands are: status, describe, generate, layout, audit, rekey, rekey sync, verify");
+            "unknown command 'rekye'; the commands are: status, describe, generate, layout, audit, rekey, rekey sync, rekey repair, verify");
   }
 
   @Test
