@@ -98,7 +98,25 @@ class RekeyCliIT {
     assertThat(verify.exit()).as(verify.toString()).isEqualTo(ExitCode.OK);
     assertThat(verify.out()).contains("MATCH: ");
 
-    // Through another mapping, the same tables differ: exit 1, one line saying so.
+    // Another mapping than the one the copy pinned is refused before any read: exit 2, one line.
+    String otherKey = "salt(4, msgid) + sender + reverse_ts(ts) + msgid";
+    CliRun refused =
+        CliRun.of(
+            cluster(
+                "verify",
+                "--source",
+                "cli:messages",
+                "--target",
+                "cli:by_sender",
+                "--source-key",
+                SOURCE_KEY,
+                "--target-key",
+                otherKey));
+    assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCode.USAGE);
+    assertThat(refused.err())
+        .contains("--target-key is 'salt(4, msgid)", "but differs from what cli:by_sender was");
+    // Where no copy pinned one (another state table), the same tables differ through it: exit 1,
+    // one line saying so.
     CliRun wrong =
         CliRun.of(
             cluster(
@@ -108,11 +126,13 @@ class RekeyCliIT {
                 "--target",
                 "cli:by_sender",
                 "--live-scan",
+                "--state-table",
+                "cli_no_state",
                 "--source-key",
                 SOURCE_KEY,
                 "--target-key",
-                "salt(4, msgid) + sender + reverse_ts(ts) + msgid"));
-    assertThat(wrong.exit()).isEqualTo(ExitCode.FAILED);
+                otherKey));
+    assertThat(wrong.exit()).as(wrong.toString()).isEqualTo(ExitCode.FAILED);
     assertThat(wrong.out()).contains("DIFFERENT in");
     assertThat(wrong.err()).contains("error: verify: the target differs from the source in");
 
