@@ -4,10 +4,13 @@ import io.rekey.keys.LayoutException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.PinnedOptions;
 import io.rekey.schema.TableInspector;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.hbase.TableName;
 
 /**
@@ -254,6 +257,44 @@ public record IndexDefinition(
   /** What the index is on, for people: {@code m:sender} or {@code field sender}. */
   public String valueName() {
     return column != null ? column.toString() : "field " + field;
+  }
+
+  /**
+   * What shapes the entries, as the index's runs pin it ({@link PinnedOptions}): the source, the
+   * value, both key specs (canonical), the covered columns, the family and whether every version is
+   * indexed. An update, scrutiny or lookup with another would write or read entries of another
+   * shape than the index holds.
+   */
+  public PinnedOptions pinned() {
+    Map<String, String> out = new LinkedHashMap<>();
+    out.put(SOURCE.name(), sourceName);
+    out.put(
+        column != null ? COLUMN.name() : FIELD.name(), column != null ? column.toString() : field);
+    out.put(SOURCE_KEY.name(), key.source().canonicalSpec());
+    out.put(INDEX_KEY.name(), key.layout().canonicalSpec());
+    List<String> names = new ArrayList<>();
+    for (Column c : covered) {
+      names.add(c.toString());
+    }
+    out.put(COVERED.name(), String.join(", ", names));
+    out.put(INDEX_FAMILY.name(), family);
+    out.put(ALL_VERSIONS.name(), String.valueOf(allVersions));
+    return new PinnedOptions(out);
+  }
+
+  /**
+   * Refuses this definition when the index was built with another ({@code pinned}: what its build
+   * recorded, or null for an index built before builds recorded it).
+   *
+   * @param command what is refused, for the message
+   */
+  public void requireSame(String pinned, String command) {
+    pinned()
+        .requireSame(
+            pinned,
+            indexTableName + " was built with",
+            command,
+            "Use the index's definition file; to change it, build a new index table");
   }
 
   /** The entry's marker cell qualifier: every entry has it, covered columns or not. */

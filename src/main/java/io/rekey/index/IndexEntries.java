@@ -123,19 +123,30 @@ public final class IndexEntries implements Serializable {
    * @throws KeyReject when an entry's key cannot be made (reason and detail for the rejects file)
    */
   public List<Entry> entries(Result row) throws KeyReject {
+    return entries(row, row);
+  }
+
+  /**
+   * The entries of {@code row}'s indexed cells, their keys' bound columns from {@code columnsFrom}
+   * (the row as the source holds it now, where a time-window read gave only the cells that
+   * changed).
+   *
+   * @throws KeyReject when an entry's key cannot be made
+   */
+  public List<Entry> entries(Result row, Result columnsFrom) throws KeyReject {
     byte[] sourceKey = row.getRow();
     List<Entry> out = new ArrayList<>(1);
     if (columnFamily != null && !definition.allVersions()) {
       Cell newest = latest(row, columnFamily, columnQualifier);
       if (newest != null) {
-        out.add(entry(sourceKey, row, CellUtil.cloneValue(newest), newest.getTimestamp()));
+        out.add(entry(sourceKey, columnsFrom, CellUtil.cloneValue(newest), newest.getTimestamp()));
       }
       return out;
     }
     if (columnFamily != null) {
       List<Cell> cells = row.getColumnCells(columnFamily, columnQualifier);
       for (Cell c : cells) {
-        out.add(entry(sourceKey, row, CellUtil.cloneValue(c), c.getTimestamp()));
+        out.add(entry(sourceKey, columnsFrom, CellUtil.cloneValue(c), c.getTimestamp()));
         if (!definition.allVersions()) {
           break;
         }
@@ -150,7 +161,7 @@ public final class IndexEntries implements Serializable {
         v instanceof FieldValue.BytesValue b
             ? b.bytes()
             : v.printable().getBytes(StandardCharsets.US_ASCII);
-    out.add(entry(sourceKey, row, value, newestOfIndexColumns(row)));
+    out.add(entry(sourceKey, columnsFrom, value, newestOfIndexColumns(row)));
     return out;
   }
 
@@ -261,6 +272,19 @@ public final class IndexEntries implements Serializable {
       }
     }
     return out;
+  }
+
+  /**
+   * Whether the row lacks a column its source key binds (a time-window read gives only the cells
+   * that changed): its entry keys need them, so it is read again.
+   */
+  public boolean missesBoundColumn(Result row) {
+    for (byte[][] b : bound) {
+      if (latest(row, b[0], b[1]) == null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the row holds the indexed column (always true of an index on a key field). */

@@ -29,8 +29,9 @@ import scala.Tuple2;
  * definition says so); rows whose entry key cannot be made go to the partition's rejects file. An
  * incremental run reads only a time window, so a row may come with only some of the index's
  * columns: one whose indexed cell changed without its covered columns, or one where only a covered
- * column changed (its entry must show the new value). Such rows are read again from the source, a
- * batch at a time, and their entries made from what the row holds now.
+ * column changed (its entry must show the new value), or one without the columns its source key
+ * binds (its entry key needs them). Such rows are read again from the source, a batch at a time,
+ * and their entries made from what the row holds now.
  */
 public final class IndexEntryStage
     implements Function2<
@@ -111,7 +112,9 @@ public final class IndexEntryStage
       List<Result> partial = new ArrayList<>();
       while (batch.size() < FETCH_BATCH && rows.hasNext()) {
         Result row = rows.next()._2();
-        if (!entries.hasIndexedColumn(row) || !entries.missingCovered(row).isEmpty()) {
+        if (!entries.hasIndexedColumn(row)
+            || !entries.missingCovered(row).isEmpty()
+            || entries.missesBoundColumn(row)) {
           partial.add(row);
         }
         batch.add(row);
@@ -122,7 +125,8 @@ public final class IndexEntryStage
             fetched.isEmpty() ? row : fetched.getOrDefault(Bytes.toStringBinary(row.getRow()), row);
         // The indexed cells of the window make the entries; a row where only a covered column
         // changed gets the entries of its indexed cell as it is now, rewritten with the new value.
-        write(entries(entries.hasIndexedColumn(row) ? row : whole), whole);
+        // Entry keys take their bound columns from the whole row.
+        write(entries(entries.hasIndexedColumn(row) ? row : whole, whole), whole);
       }
     }
 
@@ -131,10 +135,14 @@ public final class IndexEntryStage
      * definition says so and this is no window read) or its entry key cannot be made (rejected).
      */
     private List<IndexEntries.Entry> entries(Result row) {
+      return entries(row, row);
+    }
+
+    private List<IndexEntries.Entry> entries(Result row, Result columnsFrom) {
       rowsRead++;
       List<IndexEntries.Entry> e;
       try {
-        e = entries.entries(row);
+        e = entries.entries(row, columnsFrom);
       } catch (KeyReject r) {
         records.reject(r.reason().name(), r.detail(), row.getRow());
         rowsWithValue++;

@@ -96,6 +96,16 @@ public final class IndexJob {
     try (RunLock lock =
         state.lock(update ? "index update" : "index build", application, options.breakLock())) {
       state.deleteLeftoverRead(conf);
+      // A build into a table built with another definition would mix two entry shapes too; a
+      // build that creates the table (its old one dropped) starts a new pin.
+      String pinned = state.pinnedDefinition();
+      boolean fresh = !update && !new TableAdmin(connection).exists(definition.indexTable());
+      if (!fresh) {
+        definition.requireSame(pinned, update ? "index update" : "index build");
+      }
+      if (pinned == null || fresh) {
+        state.pinDefinition(definition.pinned().text());
+      }
       Long before = watermark();
       long windowTo =
           options.until() != null ? options.until() : started - definition.safetyLagMillis();

@@ -1,6 +1,7 @@
 package io.rekey.index;
 
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.RunState;
 import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyRange;
 import io.rekey.keys.KeyReject;
@@ -82,6 +83,11 @@ public final class IndexLookup {
    */
   public Result lookup(String value, Long from, Long to, int limit, boolean checkSource) {
     long t0 = System.nanoTime();
+    // A lookup planned for another key shape than the index holds would find nothing, silently.
+    definition.requireSame(
+        new RunState(connection, definition.stateTable(), definition.indexTable())
+            .pinnedDefinitionIfAny(),
+        "index lookup");
     Map<String, ScanPlanner.NumberRange> times = new LinkedHashMap<>();
     if (from != null || to != null) {
       times.put(

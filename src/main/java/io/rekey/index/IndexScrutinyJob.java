@@ -103,6 +103,7 @@ public final class IndexScrutinyJob {
     String application = sc.sc().applicationId();
     RunState state = new RunState(connection, definition.stateTable(), definition.indexTable());
     try (RunLock lock = state.lock("index scrutiny", application, breakLock)) {
+      definition.requireSame(state.pinnedDefinition(), "index scrutiny");
       state.deleteLeftoverRead(conf);
       new TableAdmin(connection).descriptor(definition.indexTable(), "index");
       OptionalLong w = state.watermark();

@@ -1,7 +1,7 @@
 package io.rekey.verify;
 
 import io.rekey.keys.KeyMapping;
-import io.rekey.options.InvalidOptionException;
+import io.rekey.options.PinnedOptions;
 import io.rekey.options.SharedOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -30,12 +30,10 @@ public record MigrationDefinition(String source, String sourceKey, String target
 
   /** As stored: one {@code option=value} per line, each named as its command-line option. */
   public String text() {
-    StringBuilder out = new StringBuilder();
-    fields().forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
-    return out.toString();
+    return pinned().text();
   }
 
-  private Map<String, String> fields() {
+  private PinnedOptions pinned() {
     Map<String, String> out = new LinkedHashMap<>();
     out.put(SharedOptions.SOURCE.name(), source);
     out.put(SharedOptions.SOURCE_KEY.name(), sourceKey);
@@ -43,7 +41,7 @@ public record MigrationDefinition(String source, String sourceKey, String target
     if (raw != null) {
       out.put(SharedOptions.RAW.name(), String.valueOf(raw));
     }
-    return out;
+    return new PinnedOptions(out);
   }
 
   /**
@@ -52,36 +50,16 @@ public record MigrationDefinition(String source, String sourceKey, String target
    *
    * @param target the target, for the message
    * @param command what is refused, for the message
-   * @throws InvalidOptionException naming the first option that differs, both values and the way
-   *     out
+   * @throws io.rekey.options.InvalidOptionException naming the first option that differs, both
+   *     values and the way out
    */
   public void requireSame(String pinned, String target, String command) {
-    if (pinned == null) {
-      return;
-    }
-    Map<String, String> was = new LinkedHashMap<>();
-    for (String line : pinned.split("\n")) {
-      int eq = line.indexOf('=');
-      if (eq > 0) {
-        was.put(line.substring(0, eq), line.substring(eq + 1));
-      }
-    }
-    for (Map.Entry<String, String> e : fields().entrySet()) {
-      String before = was.get(e.getKey());
-      if (before != null && !before.equals(e.getValue())) {
-        throw InvalidOptionException.of(
-            e.getKey(),
-            e.getValue(),
-            "differs from what "
-                + target
-                + " was copied with ("
-                + before
-                + "): "
-                + command
-                + " must use the copy's mapping, or it writes or judges the target through another"
-                + ". Use the copy's job file; to change the layout, start a new migration: rekey"
-                + " into a new target");
-      }
-    }
+    pinned()
+        .requireSame(
+            pinned,
+            target + " was copied with",
+            command,
+            "Use the copy's job file; to change the layout, start a new migration: rekey into a new"
+                + " target");
   }
 }

@@ -11,6 +11,7 @@ import static io.rekey.index.IndexIT.message;
 import static io.rekey.index.IndexIT.messages;
 import static io.rekey.index.IndexIT.parsed;
 import static io.rekey.index.IndexIT.runBuild;
+import static io.rekey.index.IndexIT.runUpdate;
 import static io.rekey.index.IndexIT.scrutiny;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,7 +23,6 @@ import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionValues;
 import io.rekey.testing.ChildJvm;
 import io.rekey.testing.MiniHBase;
-import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,11 +58,6 @@ class IndexCorrectnessIT {
   @AfterAll
   static void close() throws Exception {
     IndexIT.close();
-  }
-
-  private static IndexRunResult runUpdate(OptionValues def) {
-    return IndexJob.update(SparkLocal.context(), connection, IndexIT.conf, IndexIT.update(def))
-        .execute();
   }
 
   /** The covered subject the index entry of message {@code i} (sender, T0 + i s) holds. */

@@ -129,6 +129,10 @@ class IndexIT {
     return IndexJob.build(SparkLocal.context(), connection, conf, build(v)).execute();
   }
 
+  static IndexRunResult runUpdate(OptionValues v) {
+    return IndexJob.update(SparkLocal.context(), connection, conf, update(v)).execute();
+  }
+
   static IndexScrutinyResult scrutiny(OptionValues v, boolean repair) {
     IndexDefinition d = IndexDefinition.from(v.validate(IndexScrutinyOptions.declared()));
     return new IndexScrutinyJob(SparkLocal.context(), connection, conf, d, false, null)

@@ -81,9 +81,9 @@ class RowFixTest {
         .isInstanceOf(InvalidOptionException.class)
         .hasMessage(
             "--target-key is 'salt(8) + a' but differs from what ns:u was copied with (salt(16) +"
-                + " a): rekey sync must use the copy's mapping, or it writes or judges the target"
-                + " through another. Use the copy's job file; to change the layout, start a new"
-                + " migration: rekey into a new target");
+                + " a): rekey sync must use the same, or it writes or judges the table through"
+                + " another. Use the copy's job file; to change the layout, start a new migration:"
+                + " rekey into a new target");
     MigrationDefinition raw = new MigrationDefinition("ns:t", "text: a + b", "salt(16) + a", true);
     assertThatThrownBy(() -> raw.requireSame(copy.text(), "ns:u", "rekey repair"))
         .hasMessageStartingWith("--raw is 'true' but differs");
