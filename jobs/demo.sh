@@ -26,7 +26,7 @@ step() { printf '\n==> %s\n' "$*"; }
 rekey_require_java17
 rekey_ensure_jar
 if [ -n "${REKEY_CLUSTER:-}" ]; then
-  step "1/11 build (skipped when the jar is up to date) and start the local cluster (HDFS, HBase, Spark)"
+  step "1/12 build (skipped when the jar is up to date) and start the local cluster (HDFS, HBase, Spark)"
   jobs/cluster-local.sh start
   export HBASE_CONF_DIR="${REKEY_CLUSTER_DIR:-$REKEY_VAR/cluster}/conf"
   export REKEY_SPARK_OPTS="--master spark://127.0.0.1:$(( ${REKEY_CLUSTER_PORT_BASE:-20000} + 8 )) ${REKEY_SPARK_OPTS:-}"
@@ -37,49 +37,57 @@ if [ -n "${REKEY_CLUSTER:-}" ]; then
     spark-submit --master spark://..., its tasks in the worker's executors, staging on HDFS"
   stop_with="jobs/cluster-local.sh stop"
 else
-  step "1/11 build (skipped when the jar is up to date) and start the local HBase"
+  step "1/12 build (skipped when the jar is up to date) and start the local HBase"
   jobs/hbase-local.sh start
   where="a standalone HBase runs on this machine (ZooKeeper 127.0.0.1:${REKEY_ZK_PORT:-2181}, data in var/hbase)"
   stop_with="jobs/hbase-local.sh stop"
 fi
 
-step "2/11 generate demo:messages: $ROWS messages keyed <epoch-millis>_<sender>_<message-id>"
+step "2/12 generate demo:messages: $ROWS messages keyed <epoch-millis>_<sender>_<message-id>"
 jobs/hbase-rekey.sh generate --conf conf/jobs/generate-demo.properties --rows "$ROWS" \
   --if-nonempty skip --json var/demo/generate.json
 
-step "3/11 describe demo:messages: one region, no compression, and every new write lands at the end"
+step "3/12 describe demo:messages: one region, no compression, and every new write lands at the end"
 jobs/hbase-rekey.sh describe --conf conf/jobs/describe-demo.properties --json var/demo/describe.json
 
-step "4/11 audit demo:messages: the monotonic key and the hot last key range, and what-if layouts"
+step "4/12 audit demo:messages: the monotonic key and the hot last key range, and what-if layouts"
 jobs/hbase-rekey.sh audit --conf conf/jobs/audit-demo.properties --json var/demo/audit.json
 
-step "5/11 rekey demo:messages -> demo:messages_salted: salt(16) + sender + reverse_ts(ts) + msgid"
+step "5/12 rekey demo:messages -> demo:messages_salted: salt(16) + sender + reverse_ts(ts) + msgid"
 jobs/hbase-rekey.sh rekey --conf conf/jobs/rekey-demo.properties --json var/demo/rekey.json
 
-step "6/11 describe demo:messages_salted: 16 regions, each holding its share"
+step "6/12 describe demo:messages_salted: 16 regions, each holding its share"
 jobs/hbase-rekey.sh describe --table demo:messages_salted --json var/demo/describe-rekeyed.json
 
-step "7/11 audit demo:messages_salted: new writes spread over the 16 regions"
+step "7/12 audit demo:messages_salted: new writes spread over the 16 regions"
 jobs/hbase-rekey.sh audit --table demo:messages_salted --out var/audit/demo_messages_salted \
   --json var/demo/audit-rekeyed.json
 # The reports are checked in a real headless browser when one is installed (apt-get install chromium).
-step "8/11 index build: demo:messages_salted by sender -> demo:messages_by_sender (HFiles + bulk load)"
+step "8/12 index build: demo:messages_salted by sender -> demo:messages_by_sender (HFiles + bulk load)"
 jobs/hbase-rekey.sh index build --def conf/indexes/demo-messages-by-sender.properties \
   --json var/demo/index-build.json
 
-step "9/11 index lookup: the busiest sender's newest messages; the count must match a filter scan"
+step "9/12 index lookup: the busiest sender's newest messages; the count must match a filter scan"
 jobs/hbase-rekey.sh index lookup --def conf/indexes/demo-messages-by-sender.properties \
   --value user00000 --limit 3 --check-source --json var/demo/index-lookup.json
 
-step "10/11 live migration: 300 new messages and 30 deletes after the copy; rekey sync carries them over"
+step "10/12 live migration: 300 new messages and 30 deletes after the copy; rekey sync carries them over"
 jobs/hbase-rekey.sh generate --conf conf/jobs/generate-demo.properties --rows 300 --seed 7 \
   --start-time now --interval-millis 1 --multi-version-percent 0 --delete-rows 30 --if-nonempty append \
   --json var/demo/generate-more.json
 sleep 7  # the sync stops the demo's safety lag (5 s) before now; let the new messages pass it
 jobs/hbase-rekey.sh rekey sync --conf conf/jobs/rekey-demo.properties --json var/demo/sync.json
 
-step "11/11 verify demo:messages -> demo:messages_salted again: MATCH, the new writes and deletes included"
+step "11/12 verify demo:messages -> demo:messages_salted again: MATCH, the new writes and deletes included"
 jobs/hbase-rekey.sh verify --conf conf/jobs/verify-demo.properties --json var/demo/verify.json
+
+step "12/12 the switch: 20 messages backfilled with 2-hour-old timestamps (no sync window sees them); writers stop; rekey sync --final --repair"
+jobs/hbase-rekey.sh generate --conf conf/jobs/generate-demo.properties --rows 20 --seed 8 \
+  --start-time "$(date -u -d '-2 hours' +%Y-%m-%dT%H:%M:%SZ)" --interval-millis 1 \
+  --multi-version-percent 0 --if-nonempty append --json var/demo/generate-backfill.json
+sleep 6  # the writers "stop" now; the final window ends the safety lag (5 s) before now
+jobs/hbase-rekey.sh rekey sync --final --repair --conf conf/jobs/rekey-demo.properties \
+  --json var/demo/sync-final.json
 
 for report in var/audit/demo_messages/audit.html var/audit/demo_messages_salted/audit.html; do
   rc=0; jobs/check-report.sh "$report" || rc=$?
@@ -104,8 +112,12 @@ Demo done in $(( SECONDS - started )) s. What happened:
   - then 300 messages were written and 30 deleted in demo:messages, as on a live table;
     'rekey sync' copied the writes and the delete markers since the copy (the watermark that
     rekey recorded) through the key mapping, and verify proved the two tables equal again
+  - 20 messages were then backfilled with their own 2-hour-old timestamps, which no time window
+    sees; 'rekey sync --final --repair' checked that nothing was written after the stop, copied
+    the last window, compared the tables (DIFFERENT: the backfill), repaired exactly those rows,
+    compared again (MATCH) and only then said the readers and writers can be switched
   - JSON results: var/demo/generate.json, describe.json, audit.json, rekey.json,
     describe-rekeyed.json, audit-rekeyed.json, index-build.json, index-lookup.json,
-    generate-more.json, sync.json, verify.json
+    generate-more.json, sync.json, verify.json, generate-backfill.json, sync-final.json
 Next: jobs/hbase-rekey.sh --help lists the commands; $stop_with stops it.
 TXT

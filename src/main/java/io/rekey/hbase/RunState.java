@@ -212,6 +212,36 @@ public final class RunState {
   }
 
   /**
+   * Refuses a clock of the state table's region server more than {@code maxSkewMillis} from this
+   * JVM's ({@link #clockSkewMillis}): a cell stamped by a clock that far off can fall behind a
+   * watermark unread.
+   *
+   * @return the skew measured
+   * @throws RekeyException with the skew measured and both fixes
+   */
+  public long requireClockWithin(long maxSkewMillis) {
+    long skew = clockSkewMillis();
+    if (Math.abs(skew) > maxSkewMillis) {
+      throw new RekeyException(
+          "the region server holding "
+              + table
+              + " stamps cells "
+              + Math.abs(skew)
+              + " ms "
+              + (skew > 0 ? "ahead of" : "behind")
+              + " this driver's clock, more than a third of the safety lag ("
+              + 3 * maxSkewMillis
+              + " ms): cells stamped by a clock that far off can fall behind the watermark"
+              + " unread. Synchronize the clocks (NTP), or raise --"
+              + SAFETY_LAG.name()
+              + " to at least "
+              + (3 * Math.abs(skew) + 999) / 1000
+              + " s");
+    }
+    return skew;
+  }
+
+  /**
    * Takes the table's run lock ({@link RunLock}): one run writes it at a time, whatever the job.
    *
    * @param purpose what the run does, shown to a run that finds the lock taken

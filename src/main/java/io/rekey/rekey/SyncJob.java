@@ -35,10 +35,8 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.spark.api.java.JavaPairRDD;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.LongAccumulator;
@@ -52,8 +50,12 @@ import org.slf4j.LoggerFactory;
  * cells through the layout ({@link WindowMapping}: Puts and every kind of delete marker, rows whose
  * key-bound column changed moved whole), writes them (Puts and Deletes, or HFiles and a bulk load),
  * and moves the watermark after each window. A failed window leaves the watermark at its start, and
- * running a window again writes the same cells again: harmless. {@code --final} copies up to when
- * writers stopped and verifies every cell below that time.
+ * running a window again writes the same cells again: harmless. {@code --final} proves the writers
+ * stopped ({@link WritesAfterStop}, before the last window and after the verdict), copies up to
+ * then, verifies every cell below that time and, with {@code --repair}, repairs what differs
+ * ({@link RepairJob}) and verifies again. Every sync refuses a mapping other than the copy's and a
+ * region server clock too far from the driver's, and warns of delete markers a compaction may purge
+ * ({@link PurgedDeletes}).
  *
  * <p>Where changes come from (a raw time-range scan here; a replication endpoint could feed the
  * same mapping later) is {@link #window}'s read; how they are mapped and written does not depend on
@@ -135,25 +137,10 @@ public final class SyncJob {
         PurgedDeletes.warnings(admin.descriptor(rekey.source(), "source"), conf);
     warnings.forEach(w -> LOG.warn("rekey sync: {}", w));
     admin.descriptor(rekey.target(), "target");
-    long skew = state.clockSkewMillis();
-    if (Math.abs(skew) > rekey.safetyLagMillis() / 3) {
-      throw new RekeyException(
-          "the region server holding "
-              + rekey.stateTable()
-              + " stamps cells "
-              + Math.abs(skew)
-              + " ms "
-              + (skew > 0 ? "ahead of" : "behind")
-              + " this driver's clock, more than a third of the safety lag ("
-              + rekey.safetyLagMillis()
-              + " ms): cells stamped by a clock that far off can fall behind the watermark"
-              + " unread. Synchronize the clocks (NTP), or raise --safety-lag to at least "
-              + (3 * Math.abs(skew) + 999) / 1000
-              + " s");
-    }
+    long skew = state.requireClockWithin(rekey.safetyLagMillis() / 3);
     if (options.finalRun()) {
       // Before anything is written: a final window with writers still writing proves nothing.
-      WritesAfter early = writesAfter(end);
+      WritesAfterStop early = WritesAfterStop.find(sc, conf, rekey.source(), end);
       if (early.rows() > 0) {
         throw new RekeyException(early.refusal(rekey.source().getNameAsString(), end));
       }
@@ -189,7 +176,7 @@ public final class SyncJob {
     }
     VerifyResult verify = null;
     RepairResult repair = null;
-    WritesAfter late = WritesAfter.NONE;
+    WritesAfterStop late = WritesAfterStop.NONE;
     if (options.finalRun()) {
       VerifyOptions check =
           new VerifyOptions(
@@ -220,7 +207,7 @@ public final class SyncJob {
             new RepairJob(sc, connection, conf, new RepairOptions(rekey, end))
                 .repairHoldingLock(staging());
       }
-      late = writesAfter(end);
+      late = WritesAfterStop.find(sc, conf, rekey.source(), end);
     }
     long after = Math.max(watermark, before);
     return new SyncResult(
@@ -243,54 +230,6 @@ public final class SyncJob {
         skew,
         warnings,
         seconds(t0));
-  }
-
-  /**
-   * The source rows holding cells (Puts or markers) stamped at or after {@code end}: a raw scan
-   * whose time range lets region servers skip every store file entirely older than it.
-   */
-  private WritesAfter writesAfter(long end) {
-    Scan scan = new Scan().setRaw(true).setCacheBlocks(false).setFilter(new FirstKeyOnlyFilter());
-    try {
-      scan.setTimeRange(end, Long.MAX_VALUE);
-    } catch (IOException e) {
-      throw new RekeyException("cannot read " + rekey.source() + " from " + end, e);
-    }
-    sc.setJobGroup(
-        "rekey-sync-stopped",
-        "rekey sync --final: look for cells of " + rekey.source() + " stamped at or after " + end,
-        false);
-    try {
-      JavaRDD<String> rows =
-          SourceReader.live(sc, conf, rekey.source(), scan)
-              .map(
-                  t ->
-                      org.apache.hadoop.hbase.util.Bytes.toStringBinary(t._2().getRow())
-                          + " (stamped "
-                          + t._2().rawCells()[0].getTimestamp()
-                          + ")");
-      long n = rows.count();
-      return n == 0 ? WritesAfter.NONE : new WritesAfter(n, rows.first());
-    } finally {
-      sc.clearJobGroup();
-    }
-  }
-
-  /** How many source rows were written at or after the writers' stop, and the first. */
-  record WritesAfter(long rows, String first) {
-    static final WritesAfter NONE = new WritesAfter(0, null);
-
-    String refusal(String source, long end) {
-      return rows
-          + " rows of "
-          + source
-          + " hold cells stamped at or after --writes-stopped-at "
-          + java.time.Instant.ofEpochMilli(end)
-          + " (first: "
-          + first
-          + "): writers have not stopped, and what they write is not in the target. Stop them,"
-          + " then run 'rekey sync --final' again with --writes-stopped-at after their last write";
-    }
   }
 
   /** Reads, maps and writes one window; the watermark is the caller's to move. */
