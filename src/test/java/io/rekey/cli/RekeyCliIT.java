@@ -83,55 +83,19 @@ class RekeyCliIT {
     assertThat(r.at("/verify/matches").asBoolean()).isTrue();
     assertThat(r.at("/plan/splitPoints").size()).isEqualTo(3);
 
-    CliRun verify =
-        CliRun.of(
-            cluster(
-                "verify",
-                "--source",
-                "cli:messages",
-                "--target",
-                "cli:by_sender",
-                "--source-key",
-                SOURCE_KEY,
-                "--target-key",
-                TARGET_KEY));
+    CliRun verify = verifyThrough(TARGET_KEY);
     assertThat(verify.exit()).as(verify.toString()).isEqualTo(ExitCode.OK);
     assertThat(verify.out()).contains("MATCH: ");
 
     // Another mapping than the one the copy pinned is refused before any read: exit 2, one line.
     String otherKey = "salt(4, msgid) + sender + reverse_ts(ts) + msgid";
-    CliRun refused =
-        CliRun.of(
-            cluster(
-                "verify",
-                "--source",
-                "cli:messages",
-                "--target",
-                "cli:by_sender",
-                "--source-key",
-                SOURCE_KEY,
-                "--target-key",
-                otherKey));
+    CliRun refused = verifyThrough(otherKey);
     assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCode.USAGE);
     assertThat(refused.err())
         .contains("--target-key is 'salt(4, msgid)", "but differs from what cli:by_sender was");
     // Where no copy pinned one (another state table), the same tables differ through it: exit 1,
     // one line saying so.
-    CliRun wrong =
-        CliRun.of(
-            cluster(
-                "verify",
-                "--source",
-                "cli:messages",
-                "--target",
-                "cli:by_sender",
-                "--live-scan",
-                "--state-table",
-                "cli_no_state",
-                "--source-key",
-                SOURCE_KEY,
-                "--target-key",
-                otherKey));
+    CliRun wrong = verifyThrough(otherKey, "--live-scan", "--state-table", "cli_no_state");
     assertThat(wrong.exit()).as(wrong.toString()).isEqualTo(ExitCode.FAILED);
     assertThat(wrong.out()).contains("DIFFERENT in");
     assertThat(wrong.err()).contains("error: verify: the target differs from the source in");
@@ -177,5 +141,23 @@ class RekeyCliIT {
             "--source-key is '"
                 + twice
                 + "' but cannot be used: field sender is named twice in the source key");
+  }
+
+  /** {@code verify} of cli:messages with cli:by_sender through {@code targetKey}. */
+  private static CliRun verifyThrough(String targetKey, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "verify",
+                "--source",
+                "cli:messages",
+                "--target",
+                "cli:by_sender",
+                "--source-key",
+                SOURCE_KEY,
+                "--target-key",
+                targetKey));
+    args.addAll(List.of(more));
+    return CliRun.of(cluster(args.toArray(new String[0])));
   }
 }
