@@ -2,6 +2,7 @@ package io.rekey.rekey;
 
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.Outage;
+import io.rekey.hbase.PurgedDeletes;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunState;
@@ -164,7 +165,9 @@ public final class RekeyJob {
         .rejectExamples(rejectExamples(m))
         .verify(verify)
         .syncWatermark(syncWatermark)
-        .syncWarnings(PurgedDeletes.warnings(planned.sourceDescriptor(), conf))
+        .syncWarnings(
+            PurgedDeletes.warnings(
+                planned.sourceDescriptor(), conf, null, PurgedDeletes.Reader.SYNC))
         .stageSeconds(stageSeconds)
         .totalSeconds(seconds(started))
         .build();

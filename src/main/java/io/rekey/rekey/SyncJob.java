@@ -3,6 +3,7 @@ package io.rekey.rekey;
 import io.rekey.common.Json;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
+import io.rekey.hbase.PurgedDeletes;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunRecord;
@@ -134,7 +135,8 @@ public final class SyncJob {
             options.finalRun() ? "rekey sync --final" : "rekey sync");
     TableAdmin admin = new TableAdmin(connection);
     List<String> warnings =
-        PurgedDeletes.warnings(admin.descriptor(rekey.source(), "source"), conf);
+        PurgedDeletes.warnings(
+            admin.descriptor(rekey.source(), "source"), conf, null, PurgedDeletes.Reader.SYNC);
     warnings.forEach(w -> LOG.warn("rekey sync: {}", w));
     admin.descriptor(rekey.target(), "target");
     long skew = state.requireClockWithin(rekey.safetyLagMillis() / 3);

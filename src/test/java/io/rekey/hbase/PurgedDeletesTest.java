@@ -1,4 +1,4 @@
-package io.rekey.rekey;
+package io.rekey.hbase;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +31,7 @@ class PurgedDeletesTest {
                 .setConfiguration(PurgedDeletes.PURGE_DELAY, "86400000"),
             ColumnFamilyDescriptorBuilder.newBuilder(b("hour"))
                 .setConfiguration(PurgedDeletes.PURGE_DELAY, "3600000"));
-    assertThat(PurgedDeletes.warnings(t, new Configuration(false)))
+    assertThat(PurgedDeletes.warnings(t, new Configuration(false), null, PurgedDeletes.Reader.SYNC))
         .containsExactly(
             "ns:t family hour purges delete markers 3600000 ms after a major compaction"
                 + " (KEEP_DELETED_CELLS false, hbase.hstore.time.to.purge.deletes 3600000): a delete"
@@ -53,7 +53,10 @@ class PurgedDeletesTest {
     cluster.setLong(PurgedDeletes.PURGE_DELAY, 7L * 24 * 3600 * 1000);
     assertThat(
             PurgedDeletes.warnings(
-                table(ColumnFamilyDescriptorBuilder.newBuilder(b("m"))), cluster))
+                table(ColumnFamilyDescriptorBuilder.newBuilder(b("m"))),
+                cluster,
+                null,
+                PurgedDeletes.Reader.SYNC))
         .isEmpty();
   }
 
