@@ -223,6 +223,12 @@ public record IndexDefinition(
       throw InvalidOptionException.of(
           INDEX_FAMILY.name(), family, "must be a family name (letters, digits, no ':')");
     }
+    if (family.equals(ROWS_FAMILY)) {
+      throw InvalidOptionException.of(
+          INDEX_FAMILY.name(),
+          family,
+          "is the family where the index keeps each source row's entry keys; name another, e.g. i");
+    }
     long lagMillis =
         io.rekey.hbase.RunState.lagMillis(values.get(SAFETY_LAG), values.get(ALLOW_SHORT_LAG));
     return new IndexDefinition(
@@ -283,6 +289,21 @@ public record IndexDefinition(
   }
 
   /**
+   * The source families whose cells can change an entry: those of the indexed, covered and bound
+   * columns; null for an index on a key field, whose rows any family makes exist.
+   */
+  public java.util.Set<String> familiesRead() {
+    if (column == null) {
+      return null;
+    }
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    out.add(column.family());
+    covered.forEach(c -> out.add(c.family()));
+    key.source().columns().forEach(c -> out.add(c.family()));
+    return out;
+  }
+
+  /**
    * Refuses this definition when the index was built with another ({@code pinned}: what its build
    * recorded, or null for an index built before builds recorded it).
    *
@@ -299,6 +320,13 @@ public record IndexDefinition(
 
   /** The entry's marker cell qualifier: every entry has it, covered columns or not. */
   public static final String MARKER = "_";
+
+  /**
+   * The index table's second family: one row per source row, keyed by the source key, listing the
+   * entry keys the index holds for it ({@link RowRecord}), so an update finds and removes the
+   * entries a change retired.
+   */
+  public static final String ROWS_FAMILY = "r";
 
   /** The qualifier a covered column gets in an entry: {@code family:qualifier}. */
   public static String coveredQualifier(Column c) {

@@ -9,10 +9,13 @@ import io.rekey.write.ShuffleCell;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.CompareOperator;
+import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
@@ -26,8 +29,9 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * What a source row gives an index: the entries (one for the newest indexed cell, or one per
- * version), and the cells each entry holds: a marker cell, so every entry is a row even without
- * covered columns, and the covered columns.
+ * version), the cells each entry holds (a marker cell, so every entry is a row even without covered
+ * columns, and the covered columns), and the row's record of its entries' keys ({@link RowRecord});
+ * and how an update reads what changed ({@link #windowScan}, {@link #current}).
  *
  * <p>The indexed cell's timestamp is in the entry's key; the entry's cells carry the time of the
  * run that writes them (its start on the driver's clock, kept later than any earlier run's by
@@ -40,11 +44,19 @@ public final class IndexEntries implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final byte[] EMPTY = new byte[0];
 
+  /**
+   * The time in a key field's entry: a key field has no cell, and its entry must not change when
+   * other cells of the row do, or each change would make the row a second entry; so it is a
+   * constant, and a field index's entries of one value sort by source key.
+   */
+  public static final long FIELD_TS = 0;
+
   /** Rows with at most this many cells are searched by walking them, not by binary search. */
   private static final int WALK_CELLS = 16;
 
   private final IndexDefinition definition;
   private final byte[] family;
+  private final byte[] rowsFamily;
   private final byte[] marker;
   // The names as bytes once, not per row: the indexed column (or nulls), and per covered column
   // its family, qualifier and the qualifier it has in the index.
@@ -60,6 +72,7 @@ public final class IndexEntries implements Serializable {
   public IndexEntries(IndexDefinition definition) {
     this.definition = definition;
     this.family = Bytes.toBytes(definition.family());
+    this.rowsFamily = Bytes.toBytes(IndexDefinition.ROWS_FAMILY);
     this.marker = Bytes.toBytes(IndexDefinition.MARKER);
     Column column = definition.column();
     this.columnFamily = column == null ? null : Bytes.toBytes(column.family());
@@ -161,39 +174,8 @@ public final class IndexEntries implements Serializable {
         v instanceof FieldValue.BytesValue b
             ? b.bytes()
             : v.printable().getBytes(StandardCharsets.US_ASCII);
-    out.add(entry(sourceKey, columnsFrom, value, newestOfIndexColumns(row)));
+    out.add(entry(sourceKey, columnsFrom, value, FIELD_TS));
     return out;
-  }
-
-  /**
-   * The newest timestamp of the row's cells in the index's columns; of all its cells when it has
-   * none of them (a read that counts every row also returns its first cell) or the index reads
-   * whole rows.
-   */
-  private long newestOfIndexColumns(Result row) {
-    long newest = Long.MIN_VALUE;
-    long newestAny = Long.MIN_VALUE;
-    for (Cell c : row.rawCells()) {
-      newestAny = Math.max(newestAny, c.getTimestamp());
-      if (readsColumn(c)) {
-        newest = Math.max(newest, c.getTimestamp());
-      }
-    }
-    return newest != Long.MIN_VALUE ? newest : newestAny;
-  }
-
-  private boolean readsColumn(Cell c) {
-    for (byte[][] cov : covered) {
-      if (CellUtil.matchingColumn(c, cov[0], cov[1])) {
-        return true;
-      }
-    }
-    for (byte[][] b : bound) {
-      if (CellUtil.matchingColumn(c, b[0], b[1])) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private Entry entry(byte[] sourceKey, Result row, byte[] value, long ts) throws KeyReject {
@@ -238,6 +220,107 @@ public final class IndexEntries implements Serializable {
       }
     }
     return out;
+  }
+
+  /** A source row's row record ({@link RowRecord}) as one {@link ShuffleCell}, at {@code stamp}. */
+  public byte[] rowRecord(byte[] sourceKey, List<Entry> made, long stamp) {
+    List<byte[]> keys = new ArrayList<>(made.size());
+    for (Entry e : made) {
+      keys.add(e.key());
+    }
+    return ShuffleCell.put(
+        sourceKey, rowsFamily, RowRecord.QUALIFIER, stamp, RowRecord.encode(keys));
+  }
+
+  /**
+   * A marker that hides every cell of the entry {@code key} stamped at or before {@code stamp}: an
+   * entry retired, or the older cells of one written again without a covered column it had.
+   */
+  public byte[] hideEntry(byte[] key, long stamp) {
+    return ShuffleCell.of(key, new KeyValue(key, family, null, stamp, KeyValue.Type.DeleteFamily));
+  }
+
+  /** A read of a row record's versions, the older one too ({@link RowRecord}). */
+  public Get rowRecordGet(byte[] sourceKey) {
+    try {
+      return new Get(sourceKey).addColumn(rowsFamily, RowRecord.QUALIFIER).readVersions(2);
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("two versions are a valid read", e);
+    }
+  }
+
+  /** The record of a row read by {@link #rowRecordGet}. */
+  public RowRecord.Versions rowRecord(Result read) {
+    return RowRecord.versions(read, rowsFamily);
+  }
+
+  /**
+   * Limits an update's scan of a window to what can change an entry, read raw so delete markers
+   * come too: every version and marker of the index's columns, and the family-wide markers of their
+   * families. An index on a key field reads whole rows: any cell can make its row exist or not.
+   */
+  public Scan windowScan(Scan scan) {
+    scan.setRaw(true).readAllVersions();
+    if (definition.column() == null) {
+      return scan;
+    }
+    FilterList any = new FilterList(FilterList.Operator.MUST_PASS_ONE);
+    Set<String> families = new LinkedHashSet<>();
+    for (Column c : columns()) {
+      families.add(c.family());
+      any.addFilter(column(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier())));
+    }
+    for (String f : families) {
+      scan.addFamily(Bytes.toBytes(f));
+      // Family-wide markers have no qualifier.
+      any.addFilter(column(Bytes.toBytes(f), EMPTY));
+    }
+    return scan.setFilter(any);
+  }
+
+  private static FilterList column(byte[] family, byte[] qualifier) {
+    return new FilterList(
+        FilterList.Operator.MUST_PASS_ALL,
+        new FamilyFilter(CompareOperator.EQUAL, new BinaryComparator(family)),
+        new QualifierFilter(CompareOperator.EQUAL, new BinaryComparator(qualifier)));
+  }
+
+  /**
+   * Whether a row's window cells ({@link #windowScan}) tell what the row holds now, so its entries
+   * need no read of the source: no delete marker, a Put of every column the entries need (the
+   * newest of them is then in the window), and one entry per row, not per version.
+   */
+  public boolean windowSuffices(Result window) {
+    if (definition.allVersions() || window.isEmpty()) {
+      return false;
+    }
+    for (Cell c : window.rawCells()) {
+      if (CellUtil.isDelete(c.getTypeByte())) {
+        return false;
+      }
+    }
+    return hasIndexedColumn(window)
+        && missingCovered(window).isEmpty()
+        && !missesBoundColumn(window);
+  }
+
+  /**
+   * A read of what a source row holds now, for its entries: the index's columns, and the row's
+   * first cell, so a row that holds none of them (or an index on a key field) is still seen to
+   * exist.
+   */
+  public Get current(byte[] sourceKey) {
+    Get g = new Get(sourceKey);
+    Scan s = restrictCountingEveryRow(new Scan());
+    if (s.getFilter() != null) {
+      g.setFilter(s.getFilter());
+    } else {
+      g.setFilter(new FirstKeyOnlyFilter());
+    }
+    if (definition.allVersions()) {
+      g.readAllVersions();
+    }
+    return g;
   }
 
   /**
@@ -292,31 +375,12 @@ public final class IndexEntries implements Serializable {
     return columnFamily == null || latest(row, columnFamily, columnQualifier) != null;
   }
 
-  /** A Get of the columns the index needs from one source row, as {@link #restrict} reads them. */
-  public Get get(byte[] sourceKey) {
-    Get g = new Get(sourceKey);
-    restrict(new Scan()).getFamilyMap().forEach((f, qs) -> qs.forEach(q -> g.addColumn(f, q)));
-    if (definition.allVersions()) {
-      g.readAllVersions();
-    }
-    return g;
-  }
-
   /**
    * Limits a scan to the columns the index needs (the indexed column, the covered ones, the ones
-   * the source key binds); an index on a key field with none of those reads whole rows.
-   */
-  public Scan restrict(Scan scan) {
-    for (Column c : columns()) {
-      scan.addColumn(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
-    }
-    return versions(scan);
-  }
-
-  /**
-   * Like {@link #restrict}, but every row comes back, with at least its first cell: a row holding
+   * the source key binds), yet every row comes back, with at least its first cell: a row holding
    * none of the index's columns is still read and counted (as without the value, or rejected). A
-   * filter, not the scan's column set, picks the columns, since that set would drop such rows.
+   * filter, not the scan's column set, picks the columns, since that set would drop such rows. An
+   * index on a key field with none of those columns reads whole rows.
    */
   public Scan restrictCountingEveryRow(Scan scan) {
     List<Column> columns = columns();
@@ -326,13 +390,7 @@ public final class IndexEntries implements Serializable {
     FilterList any = new FilterList(FilterList.Operator.MUST_PASS_ONE);
     any.addFilter(new FirstKeyOnlyFilter());
     for (Column c : columns) {
-      any.addFilter(
-          new FilterList(
-              FilterList.Operator.MUST_PASS_ALL,
-              new FamilyFilter(
-                  CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes(c.family()))),
-              new QualifierFilter(
-                  CompareOperator.EQUAL, new BinaryComparator(Bytes.toBytes(c.qualifier())))));
+      any.addFilter(column(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier())));
     }
     return versions(scan.setFilter(any));
   }
@@ -348,7 +406,7 @@ public final class IndexEntries implements Serializable {
 
   /** The source columns the index reads, each once. */
   private List<Column> columns() {
-    java.util.LinkedHashSet<Column> columns = new java.util.LinkedHashSet<>();
+    LinkedHashSet<Column> columns = new LinkedHashSet<>();
     if (definition.column() != null) {
       columns.add(definition.column());
     }

@@ -10,10 +10,12 @@ import io.rekey.write.ShuffleCell;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
@@ -24,14 +26,14 @@ import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
 
 /**
- * The entry stage: every source row becomes its index entries' cells, as {@link ShuffleCell} pairs
- * for the HFile writer. Rows without the indexed value are counted (or rejected, when the
- * definition says so); rows whose entry key cannot be made go to the partition's rejects file. An
- * incremental run reads only a time window, so a row may come with only some of the index's
- * columns: one whose indexed cell changed without its covered columns, or one where only a covered
- * column changed (its entry must show the new value), or one without the columns its source key
- * binds (its entry key needs them). Such rows are read again from the source, a batch at a time,
- * and their entries made from what the row holds now.
+ * The entry stage: every source row becomes its index entries' cells and its row record, as {@link
+ * ShuffleCell} pairs for the writer. A build indexes each row it reads; rows without the indexed
+ * value are counted (or rejected, when the definition says so), rows whose entry key cannot be made
+ * go to the partition's rejects file. An update reads a window raw ({@link
+ * IndexEntries#windowScan}): the rows whose index columns changed, deletes included. Each such row
+ * is indexed as it is now (its window, or a read of it when the window does not tell, a batch at a
+ * time), and the entries its row record lists that it no longer gives are retired ({@link
+ * EntryChanges}).
  */
 public final class IndexEntryStage
     implements Function2<
@@ -40,6 +42,7 @@ public final class IndexEntryStage
         Iterator<Tuple2<byte[], byte[]>>> {
   private static final long serialVersionUID = 1L;
   private static final int FETCH_BATCH = 256;
+  private static final Result EMPTY_ROW = Result.create(new org.apache.hadoop.hbase.Cell[0]);
 
   private final IndexDefinition definition;
   private final boolean window;
@@ -49,9 +52,9 @@ public final class IndexEntryStage
   private final long stamp;
 
   /**
-   * @param window the rows come from a time-window read (an incremental run): read rows the window
-   *     gave partly again, and count rows without an indexed cell as skipped whatever the
-   *     definition says about missing values
+   * @param window the rows come from an update's raw read of its window ({@link
+   *     IndexEntries#windowScan}): each is indexed as it is now and its retired entries removed;
+   *     rows without the value count as skipped whatever the definition says about missing values
    * @param rowsRejectedProgress counts rejected rows as they are found, so the driver can stop the
    *     job once there are more than it may go on without
    * @param stamp the entry cells' timestamp: the run's time (see {@link IndexEntries})
@@ -79,6 +82,7 @@ public final class IndexEntryStage
 
   private final class Entries extends RowsToCells {
     private final IndexEntries entries = new IndexEntries(definition);
+    private final EntryChanges changes = new EntryChanges(entries);
     private final PartitionRecords records;
     // The partition's counts (IndexStats), added up as the rows go.
     private long rowsRead;
@@ -88,6 +92,7 @@ public final class IndexEntryStage
     private long rowsWithoutValue;
     private long rowsRejected;
     private long rowsWithValue;
+    private long entriesRetired;
 
     Entries(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       super(rows);
@@ -95,54 +100,74 @@ public final class IndexEntryStage
     }
 
     /**
-     * A batch of rows. A build writes each row's entries as it comes; a window read first collects
-     * the rows it did not get whole (the indexed cell or a covered column not in the window), to
-     * read them again together.
+     * A batch of rows. A build writes each row's entries and record as it comes; an update reads
+     * the batch's row records and, for the rows whose window does not tell what they hold now, the
+     * rows themselves, then writes each row's change ({@link EntryChanges}).
      */
     @Override
     protected void read(Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       if (!window) {
         for (int n = 0; n < FETCH_BATCH && rows.hasNext(); n++) {
           Result row = rows.next()._2();
-          write(entries(row), row);
+          List<IndexEntries.Entry> made = entries(row);
+          write(made, row);
+          if (!made.isEmpty()) {
+            add(entries.rowRecord(row.getRow(), made, stamp));
+          }
         }
         return;
       }
       List<Result> batch = new ArrayList<>(FETCH_BATCH);
-      List<Result> partial = new ArrayList<>();
+      List<Get> reads = new ArrayList<>();
+      List<Get> records = new ArrayList<>(FETCH_BATCH);
       while (batch.size() < FETCH_BATCH && rows.hasNext()) {
         Result row = rows.next()._2();
-        if (!entries.hasIndexedColumn(row)
-            || !entries.missingCovered(row).isEmpty()
-            || entries.missesBoundColumn(row)) {
-          partial.add(row);
-        }
         batch.add(row);
+        records.add(entries.rowRecordGet(row.getRow()));
+        if (!entries.windowSuffices(row)) {
+          reads.add(entries.current(row.getRow()));
+        }
       }
-      Map<String, Result> fetched = fetchWhole(partial);
+      Map<String, Result> now = byRow(read(definition.source(), reads));
+      Map<String, Result> recorded = byRow(read(definition.indexTable(), records));
       for (Result row : batch) {
-        Result whole =
-            fetched.isEmpty() ? row : fetched.getOrDefault(Bytes.toStringBinary(row.getRow()), row);
-        // The indexed cells of the window make the entries; a row where only a covered column
-        // changed gets the entries of its indexed cell as it is now, rewritten with the new value.
-        // Entry keys take their bound columns from the whole row.
-        write(entries(entries.hasIndexedColumn(row) ? row : whole, whole), whole);
+        String key = Bytes.toStringBinary(row.getRow());
+        Result state = entries.windowSuffices(row) ? row : now.getOrDefault(key, EMPTY_ROW);
+        change(row.getRow(), state, entries.rowRecord(recorded.get(key)));
+      }
+    }
+
+    /** One updated row's change, written and counted. */
+    private void change(byte[] sourceKey, Result now, RowRecord.Versions recorded) {
+      EntryChanges.Change c = changes.of(sourceKey, now, recorded, stamp);
+      rowsRead++;
+      entriesRetired += c.retired();
+      if (c.rejected() != null) {
+        records.reject(c.rejected().reason().name(), c.rejected().detail(), sourceKey);
+        rowsWithValue++;
+        rowsRejected++;
+        rowsRejectedProgress.add(1);
+      } else if (!c.made().isEmpty()) {
+        rowsWithValue++;
+        rowsIndexed++;
+        entriesMade += c.made().size();
+      } else {
+        rowsWithoutValue++;
+      }
+      for (byte[] record : c.records()) {
+        add(record);
       }
     }
 
     /**
      * A row's entries, counted: none when it has no indexed value (skipped, or rejected when the
-     * definition says so and this is no window read) or its entry key cannot be made (rejected).
+     * definition says so) or its entry key cannot be made (rejected).
      */
     private List<IndexEntries.Entry> entries(Result row) {
-      return entries(row, row);
-    }
-
-    private List<IndexEntries.Entry> entries(Result row, Result columnsFrom) {
       rowsRead++;
       List<IndexEntries.Entry> e;
       try {
-        e = entries.entries(row, columnsFrom);
+        e = entries.entries(row);
       } catch (KeyReject r) {
         records.reject(r.reason().name(), r.detail(), row.getRow());
         rowsWithValue++;
@@ -154,7 +179,7 @@ public final class IndexEntryStage
         rowsWithValue++;
         rowsIndexed++;
         entriesMade += e.size();
-      } else if (definition.rejectMissing() && !window) {
+      } else if (definition.rejectMissing()) {
         records.reject(
             RejectReason.FIELD_MISSING.name(),
             "the row has no " + definition.valueName(),
@@ -167,36 +192,36 @@ public final class IndexEntryStage
       return e;
     }
 
-    /** Each entry's cells as one record (ShuffleCell), covered columns from {@code coveredFrom}. */
-    private void write(List<IndexEntries.Entry> made, Result coveredFrom) {
+    /** Each entry's cells as one record (ShuffleCell). */
+    private void write(List<IndexEntries.Entry> made, Result row) {
       for (IndexEntries.Entry entry : made) {
-        byte[] record = entries.record(entry, coveredFrom, stamp);
-        cellsMade += ShuffleCell.cellCount(record);
-        pending.add(new Tuple2<>(record, null));
+        add(entries.record(entry, row, stamp));
       }
     }
 
-    /** The index's columns of rows a window read did not give whole, as the source holds them. */
-    private Map<String, Result> fetchWhole(List<Result> rowsPartial) {
-      Map<String, Result> out = new HashMap<>();
-      if (rowsPartial.isEmpty()) {
-        return out;
+    private void add(byte[] record) {
+      cellsMade += ShuffleCell.cellCount(record);
+      pending.add(new Tuple2<>(record, null));
+    }
+
+    /** Rows of {@code table} by key, in batches of {@value #FETCH_BATCH}; absent rows left out. */
+    private List<Result> read(TableName table, List<Get> gets) {
+      if (gets.isEmpty()) {
+        return List.of();
       }
-      List<Get> gets = new ArrayList<>(rowsPartial.size());
-      for (Result r : rowsPartial) {
-        gets.add(entries.get(r.getRow()));
-      }
-      try {
-        try (Table t = ExecutorConnections.get(conf).getTable(definition.source())) {
-          for (Result r : t.get(gets)) {
-            if (r != null && !r.isEmpty()) {
-              out.put(Bytes.toStringBinary(r.getRow()), r);
-            }
-          }
-        }
+      try (Table t = ExecutorConnections.get(conf).getTable(table)) {
+        return Arrays.asList(t.get(gets));
       } catch (IOException e) {
-        throw new UncheckedIOException(
-            "cannot read the index's columns of " + definition.source(), e);
+        throw new UncheckedIOException("cannot read rows of " + table + " for the update", e);
+      }
+    }
+
+    private static Map<String, Result> byRow(List<Result> rows) {
+      Map<String, Result> out = new HashMap<>();
+      for (Result r : rows) {
+        if (r != null && !r.isEmpty()) {
+          out.put(Bytes.toStringBinary(r.getRow()), r);
+        }
       }
       return out;
     }
@@ -211,7 +236,8 @@ public final class IndexEntryStage
                   cellsMade,
                   rowsWithoutValue,
                   rowsRejected,
-                  rowsWithValue)
+                  rowsWithValue,
+                  entriesRetired)
               .toLine());
     }
   }

@@ -3,6 +3,7 @@ package io.rekey.index;
 import io.rekey.common.Json;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.Outage;
+import io.rekey.hbase.PurgedDeletes;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunRecord;
@@ -41,7 +42,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A build reads everything (a snapshot by default) and sets the watermark to its start minus the
  * safety lag. An update reads only cells with timestamps in {@code [watermark, now - lag)}, through
- * the scan's time range, so store files older than the watermark are skipped, not read.
+ * the scan's time range, so store files older than the watermark are skipped, not read; it reads
+ * them raw, so a delete retires the entries of its row like any other change.
  */
 public final class IndexJob {
   private static final Logger LOG = LoggerFactory.getLogger(IndexJob.class);
@@ -54,6 +56,7 @@ public final class IndexJob {
   private final IndexDefinition definition;
   private final RunState state;
   private final Map<String, Double> stageSeconds = new LinkedHashMap<>();
+  private List<String> warnings = List.of();
 
   private IndexJob(
       JavaSparkContext sc,
@@ -143,7 +146,9 @@ public final class IndexJob {
       }
     }
     IndexTable table = new IndexTable(connection, definition, options.createNamespace());
-    table.check();
+    warnings =
+        PurgedDeletes.warnings(
+            table.check(), conf, definition.familiesRead(), PurgedDeletes.Reader.INDEX_UPDATE);
     stageSeconds.put("plan", seconds(t0));
     IndexLoad.Written written;
     BulkLoader.Stored stored;
@@ -246,10 +251,10 @@ public final class IndexJob {
     // 500 made a 20,000-row window 10-15% slower. A snapshot read does not use it.
     Scan base = new Scan().setCacheBlocks(false).setCaching(5000);
     IndexEntries entries = new IndexEntries(definition);
-    // A build counts every row, those without any of the index's columns too; an update reads
-    // only the rows whose index columns changed in the window.
+    // A build counts every row, those without any of the index's columns too; an update reads,
+    // raw, only the rows whose index columns changed in the window (deletes too).
     Scan scan =
-        windowFrom == null ? entries.restrictCountingEveryRow(base) : entries.restrict(base);
+        windowFrom == null ? entries.restrictCountingEveryRow(base) : entries.windowScan(base);
     if (windowFrom != null) {
       try {
         scan.setTimeRange(windowFrom, windowTo);
@@ -343,6 +348,7 @@ public final class IndexJob {
         .rejectsGlob(w == null ? null : w.rejectsGlob())
         .rejectExamples(w == null ? List.of() : w.rejectExamples())
         .stageSeconds(stageSeconds)
+        .warnings(warnings)
         .seconds(seconds(t0))
         .build();
   }

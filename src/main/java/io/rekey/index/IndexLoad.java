@@ -186,8 +186,13 @@ public final class IndexLoad {
     TreeSet<byte[]> keys = new TreeSet<>(Bytes.BYTES_COMPARATOR);
     for (Result row : rows.get()) {
       try {
-        for (IndexEntries.Entry e : entries.entries(row)) {
+        List<IndexEntries.Entry> made = entries.entries(row);
+        for (IndexEntries.Entry e : made) {
           keys.add(e.key());
+        }
+        if (!made.isEmpty()) {
+          // Its row record: the regions hold those too.
+          keys.add(row.getRow());
         }
       } catch (KeyReject rejected) {
         // The writing pass rejects the row with its reason; a split point does without it.
@@ -260,12 +265,15 @@ public final class IndexLoad {
     return new WriteEngine(conf, runDir, UUID.randomUUID().toString());
   }
 
-  /** The index table as the write engine writes it: one family, its regions, 1 GB files. */
+  /**
+   * The index table as the write engine writes it: the entries' family and the row records', its
+   * regions, 1 GB files.
+   */
   private WriteEngine.Destination destination(IndexTable.Layout table, int tasksPerRegion) {
     List<byte[]> starts = table.regionStarts();
     return new WriteEngine.Destination(
         definition.indexTable(),
-        List.of(table.family()),
+        List.of(table.family(), table.rowsFamily()),
         starts.subList(Math.min(1, starts.size()), starts.size()),
         tasksPerRegion,
         1L << 30,

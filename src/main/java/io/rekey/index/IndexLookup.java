@@ -9,6 +9,7 @@ import io.rekey.keys.ScanPlanner;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,6 +104,7 @@ public final class IndexLookup {
       throw new RekeyException("cannot plan the lookup of '" + value + "': " + e.getMessage());
     }
     List<IndexKey.Entry> newest = new ArrayList<>();
+    byte[] wanted = Bytes.toBytes(value);
     long count = 0;
     try (Table index = connection.getTable(definition.indexTable())) {
       for (KeyRange range : ranges) {
@@ -110,13 +112,16 @@ public final class IndexLookup {
             new Scan()
                 .withStartRow(range.start())
                 .withStopRow(range.stop())
+                // The entries only, not the row records (keyed by source key, in the same table).
+                .addFamily(Bytes.toBytes(definition.family()))
                 .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()))
                 .setCaching(1000);
         try (ResultScanner s = index.getScanner(scan)) {
           int kept = 0;
           for (org.apache.hadoop.hbase.client.Result r : s) {
             IndexKey.Entry e = decode(r.getRow());
-            if (!inRange(e.ts(), from, to)) {
+            // A layout that does not start with the value is scanned whole: keep its entries.
+            if (!Arrays.equals(e.value(), wanted) || !inRange(e.ts(), from, to)) {
               continue;
             }
             count++;
@@ -218,7 +223,8 @@ public final class IndexLookup {
       }
     }
     return new Hit(
-        Instant.ofEpochMilli(e.ts()).toString(),
+        // A key field's entry has no time (IndexEntries.FIELD_TS).
+        definition.field() != null ? "-" : Instant.ofEpochMilli(e.ts()).toString(),
         e.ts(),
         Bytes.toStringBinary(e.sourceKey()),
         columns,

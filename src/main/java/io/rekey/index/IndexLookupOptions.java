@@ -46,8 +46,16 @@ public record IndexLookupOptions(
           values.get(TO),
           "is not after --from " + values.get(FROM) + "; nothing can match");
     }
+    IndexDefinition definition = IndexDefinition.from(values);
+    if (definition.field() != null && (from != null || to != null)) {
+      throw InvalidOptionException.of(
+          from != null ? FROM.name() : TO.name(),
+          values.get(from != null ? FROM : TO),
+          "cannot apply: the entries of an index on a key field carry no time (a key field has no"
+              + " cell of its own); look up without --from and --to");
+    }
     return new IndexLookupOptions(
-        IndexDefinition.from(values),
+        definition,
         values.get(VALUE),
         from,
         to,

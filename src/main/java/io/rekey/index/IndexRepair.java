@@ -25,8 +25,10 @@ import scala.Tuple3;
 /**
  * A scrutiny's repair: from the findings {@link IndexScrutinyJob} classified (kind, then index key,
  * newest cell time, detail), writes the missing and stale entries again from the source row as it
- * is now, and deletes the invalid and orphan ones up to their newest cell, through each executor's
- * buffered mutator. The cells it writes carry {@code stamp} (see IndexScrutinyJob on why).
+ * is now, deletes the invalid and orphan ones up to their newest cell, and writes the untracked
+ * rows' records (their key in place of an index key) from the row as it is now, through each
+ * executor's buffered mutator. The cells it writes carry {@code stamp} (see IndexScrutinyJob on
+ * why).
  */
 final class IndexRepair {
   private static final int MUTATION_BATCH = 1000;
@@ -49,7 +51,8 @@ final class IndexRepair {
                 t._1().equals(IndexScrutinyJob.MISSING)
                     || t._1().equals(IndexScrutinyJob.STALE)
                     || t._1().equals(IndexScrutinyJob.INVALID)
-                    || t._1().equals(IndexScrutinyJob.ORPHAN))
+                    || t._1().equals(IndexScrutinyJob.ORPHAN)
+                    || t._1().equals(IndexScrutinyJob.UNTRACKED))
         .foreachPartition(
             part -> {
               Connection c = ExecutorConnections.get(shipped);
@@ -82,8 +85,18 @@ final class IndexRepair {
       // Source rows whose entries are written again, with the time their cells need to be newer
       // than (a stale entry's newest cell, which is deleted first).
       Map<String, Long> rewrite = new LinkedHashMap<>();
+      // Source rows whose records are written again.
+      List<byte[]> records = new ArrayList<>();
       while (findings.hasNext()) {
         Tuple2<String, Tuple3<String, Long, String>> f = findings.next();
+        if (f._1().equals(IndexScrutinyJob.UNTRACKED)) {
+          records.add(IndexScrutinyJob.bytes(f._2()._1()));
+          if (records.size() >= MUTATION_BATCH) {
+            writeRecords(records);
+            records.clear();
+          }
+          continue;
+        }
         byte[] indexKey = IndexScrutinyJob.bytes(f._2()._1());
         long newest = f._2()._2();
         if (f._1().equals(IndexScrutinyJob.MISSING) || f._1().equals(IndexScrutinyJob.STALE)) {
@@ -111,7 +124,49 @@ final class IndexRepair {
         }
       }
       writeEntries(rewrite);
+      writeRecords(records);
       out.flush();
+    }
+
+    /**
+     * Each row's record as the row is now: the keys of its entries, none when it is gone or gives
+     * none (an empty record, never a delete: see {@link RowRecord}).
+     */
+    private void writeRecords(List<byte[]> sourceKeys) throws IOException {
+      if (sourceKeys.isEmpty()) {
+        return;
+      }
+      List<Get> gets = new ArrayList<>();
+      for (byte[] k : sourceKeys) {
+        gets.add(entries.current(k));
+      }
+      try (Table source = connection.getTable(definition.source())) {
+        Result[] now = source.get(gets);
+        for (int i = 0; i < now.length; i++) {
+          List<IndexEntries.Entry> made = List.of();
+          if (now[i] != null && !now[i].isEmpty()) {
+            try {
+              made = entries.entries(now[i]);
+            } catch (KeyReject e) {
+              // No entry can be made of the row now: its record lists none.
+            }
+          }
+          out.mutate(recordPut(sourceKeys.get(i), made));
+        }
+      }
+    }
+
+    private Put recordPut(byte[] sourceKey, List<IndexEntries.Entry> made) {
+      List<byte[]> keys = new ArrayList<>(made.size());
+      for (IndexEntries.Entry e : made) {
+        keys.add(e.key());
+      }
+      return new Put(sourceKey)
+          .addColumn(
+              Bytes.toBytes(IndexDefinition.ROWS_FAMILY),
+              RowRecord.QUALIFIER,
+              stamp,
+              RowRecord.encode(keys));
     }
 
     private void writeEntries(Map<String, Long> sourceKeys) throws IOException {
@@ -120,7 +175,7 @@ final class IndexRepair {
       }
       List<Get> gets = new ArrayList<>();
       for (String k : sourceKeys.keySet()) {
-        gets.add(entries.get(IndexScrutinyJob.bytes(k)));
+        gets.add(entries.current(IndexScrutinyJob.bytes(k)));
       }
       try (Table source = connection.getTable(definition.source())) {
         for (Result r : source.get(gets)) {

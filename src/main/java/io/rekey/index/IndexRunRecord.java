@@ -12,7 +12,7 @@ import io.rekey.hbase.RunRecord;
  *     differences found} or {@code failed}), its window (none for scrutiny) and watermarks
  * @param rowsRead source rows read
  * @param entriesWritten entries written (built, updated or repaired)
- * @param entriesDeleted entries deleted by a repair
+ * @param entriesDeleted entries retired by an update or deleted by a repair
  * @param rowsRejected source rows rejected
  * @param message why a run failed; null otherwise
  */
@@ -40,7 +40,7 @@ public record IndexRunRecord(
             r.watermarkAfter()),
         r.counts().rowsRead(),
         r.counts().entries(),
-        0,
+        r.counts().entriesRetired(),
         r.counts().rowsRejected(),
         null);
   }

@@ -19,6 +19,8 @@ import java.util.Map;
  *     cells written; null for Puts and when nothing was loaded
  * @param rejectsGlob the rejects files, or null when no row was rejected
  * @param indexRegions how a new index table's regions were planned, or null when it existed
+ * @param warnings source families whose delete markers a major compaction may purge before an
+ *     update reads them (one line each, with the fix)
  */
 public record IndexRunResult(
     String kind,
@@ -42,9 +44,11 @@ public record IndexRunResult(
     String rejectsGlob,
     List<String> rejectExamples,
     Map<String, Double> stageSeconds,
+    List<String> warnings,
     double seconds) {
   public IndexRunResult {
     rejectExamples = List.copyOf(rejectExamples);
+    warnings = List.copyOf(warnings);
     stageSeconds =
         java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(stageSeconds));
   }
@@ -79,6 +83,7 @@ public record IndexRunResult(
     private String rejectsGlob;
     private List<String> rejectExamples = List.of();
     private Map<String, Double> stageSeconds = Map.of();
+    private List<String> warnings = List.of();
     private double seconds;
 
     private Builder() {}
@@ -188,6 +193,11 @@ public record IndexRunResult(
       return this;
     }
 
+    public Builder warnings(List<String> warnings) {
+      this.warnings = warnings;
+      return this;
+    }
+
     public Builder seconds(double seconds) {
       this.seconds = seconds;
       return this;
@@ -216,6 +226,7 @@ public record IndexRunResult(
           rejectsGlob,
           rejectExamples,
           stageSeconds,
+          warnings,
           seconds);
     }
   }

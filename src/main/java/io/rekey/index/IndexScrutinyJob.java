@@ -11,6 +11,7 @@ import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +19,11 @@ import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -40,24 +43,28 @@ import scala.Tuple3;
  *   <li><b>stale</b>: expected and present, but a covered value differs from the source's.
  *   <li><b>missing</b>: expected, absent; <b>pending</b> instead when the source cell is newer than
  *       the watermark (the next update writes it).
- *   <li><b>invalid</b>: present, not expected, its source row exists (its value changed).
+ *   <li><b>invalid</b>: present, not expected, its source row exists (its value changed);
+ *       <b>pending</b> instead when the row changed after the watermark.
  *   <li><b>orphan</b>: present, not expected, its source row is gone.
+ *   <li><b>untracked</b>: a source row whose row record ({@link RowRecord}) does not list exactly
+ *       the entries it gives (an update would leave behind an entry the record leaves out).
  *   <li><b>foreign</b>: a row of the index table that is no entry of this definition (no marker
  *       cell, or a key this layout cannot read): another layout's entries, other data. Counted,
  *       shown, never touched.
  * </ul>
  *
  * <p>Repair, under the index's lock so no update runs meanwhile, writes the missing and stale
- * entries from the source row as it is now and deletes the invalid and orphan ones up to their
- * newest cell. Its cells carry its own time ({@link RunState#nextStamp}: its start, kept later than
- * any earlier run's), later than the entries it replaces and than its delete markers, and a later
- * run's cells are later still, so nothing a repair leaves can hide a later build or update (see
- * {@link IndexEntries}). This is how changes and deletions in the source reach an index that
- * incremental runs only add to.
+ * entries from the source row as it is now, deletes the invalid and orphan ones up to their newest
+ * cell, and writes the untracked rows' records again. Its cells carry its own time ({@link
+ * RunState#nextStamp}: its start, kept later than any earlier run's), later than the entries it
+ * replaces and than its delete markers, and a later run's cells are later still, so nothing a
+ * repair leaves can hide a later build or update (see {@link IndexEntries}). Updates keep an index
+ * exact on their own; a repair mends what they cannot see: writes stamped below the watermark, an
+ * index built over an older one, lost cells.
  *
- * <p>About 450 lines because the comparison is one Spark plan (expected entries from the source,
- * present ones from the index, joined and classified) whose steps share the definition and the
- * kinds above; the repair it feeds is {@link IndexRepair}.
+ * <p>The comparison is one Spark plan (expected entries from the source, present ones from the
+ * index, joined and classified) whose steps share the definition and the kinds above; the row
+ * records' check is {@link RowRecordCheck}, the repair it feeds {@link IndexRepair}.
  */
 public final class IndexScrutinyJob {
   private static final String VALID = "valid";
@@ -66,10 +73,11 @@ public final class IndexScrutinyJob {
   private static final String PENDING = "pending";
   static final String INVALID = "invalid";
   static final String ORPHAN = "orphan";
+  static final String UNTRACKED = "untracked";
   private static final String FOREIGN = "foreign";
   private static final String UNEXPECTED = "unexpected";
   private static final List<String> KINDS =
-      List.of(VALID, STALE, MISSING, PENDING, INVALID, ORPHAN, FOREIGN);
+      List.of(VALID, STALE, MISSING, PENDING, INVALID, ORPHAN, UNTRACKED, FOREIGN);
 
   private final JavaSparkContext sc;
   private final Connection connection;
@@ -105,7 +113,9 @@ public final class IndexScrutinyJob {
     try (RunLock lock = state.lock("index scrutiny", application, breakLock)) {
       definition.requireSame(state.pinnedDefinition(), "index scrutiny");
       state.deleteLeftoverRead(conf);
-      new TableAdmin(connection).descriptor(definition.indexTable(), "index");
+      TableDescriptor index =
+          new TableAdmin(connection).descriptor(definition.indexTable(), "index");
+      IndexTable.requireRowRecords(index, definition);
       OptionalLong w = state.watermark();
       Long shown = w.isPresent() ? w.getAsLong() : null;
       RunRecord.Start start =
@@ -113,7 +123,8 @@ public final class IndexScrutinyJob {
               repair ? "scrutiny --repair" : "scrutiny", started, application, null, null, shown);
       return state.recorded(
           started,
-          () -> compare(state, repair, samples, shown, w.orElse(Long.MAX_VALUE), started, t0),
+          () ->
+              compare(state, index, repair, samples, shown, w.orElse(Long.MAX_VALUE), started, t0),
           r -> Json.toJsonLine(IndexRunRecord.of(start, r)),
           message -> Json.toJsonLine(IndexRunRecord.failed(start, message)));
     }
@@ -121,6 +132,7 @@ public final class IndexScrutinyJob {
 
   private IndexScrutinyResult compare(
       RunState state,
+      TableDescriptor index,
       boolean repair,
       int samples,
       Long shownWatermark,
@@ -131,7 +143,6 @@ public final class IndexScrutinyJob {
     IndexKey key = definition.key();
     byte[] family = Bytes.toBytes(definition.family());
     byte[] marker = Bytes.toBytes(IndexDefinition.MARKER);
-    List<IndexDefinition.Column> coveredColumns = definition.covered();
     // Every source row, those without any of the index's columns too: the source row count is
     // the table's.
     Scan scan = entries.restrictCountingEveryRow(new Scan().setCacheBlocks(false).setCaching(500));
@@ -152,42 +163,43 @@ public final class IndexScrutinyJob {
         "index scrutiny: " + definition.source() + " against " + definition.indexTable(),
         false);
     try {
-      // (source key, (index key or "" when the row gives no entry, expected entry)).
-      JavaPairRDD<String, Tuple2<String, Entry>> bySource =
-          rows.flatMapToPair(
+      // Each source row's expected entries and record, and its newest cell's time.
+      JavaPairRDD<String, ExpectedRow> bySource =
+          rows.mapToPair(
                   row -> {
                     Result r = row._2();
-                    String source = text(r.getRow());
-                    List<Tuple2<String, Tuple2<String, Entry>>> out = new ArrayList<>(1);
                     List<IndexEntries.Entry> made;
                     try {
                       made = entries.entries(r);
                     } catch (KeyReject e) {
                       made = List.of();
                     }
-                    if (made.isEmpty()) {
-                      out.add(new Tuple2<>(source, new Tuple2<>("", Entry.NONE)));
-                    }
                     String covered = covered(entries.cells(r));
-                    long coveredTs = coveredNewest(r, coveredColumns);
+                    long newest = newest(r);
+                    ArrayList<Tuple2<String, ScrutinyEntry>> out = new ArrayList<>(made.size());
+                    List<byte[]> keys = new ArrayList<>(made.size());
                     for (IndexEntries.Entry e : made) {
                       out.add(
-                          new Tuple2<>(
-                              source,
-                              new Tuple2<>(text(e.key()), new Entry(e.ts(), covered, coveredTs))));
+                          new Tuple2<>(text(e.key()), new ScrutinyEntry(e.ts(), covered, newest)));
+                      keys.add(e.key());
                     }
-                    return out.iterator();
+                    return new Tuple2<>(
+                        text(r.getRow()),
+                        new ExpectedRow(out, text(RowRecord.encode(keys)), newest));
                   })
               .persist(StorageLevel.MEMORY_AND_DISK_SER());
-      JavaPairRDD<String, Entry> expected =
-          bySource.filter(t -> !t._2()._1().isEmpty()).mapToPair(t -> t._2());
-      // (index key, (newest cell timestamp, covered values, whether it is this index's entry)).
-      JavaPairRDD<String, Entry> present =
-          SourceReader.live(
-                  sc,
-                  conf,
-                  definition.indexTable(),
-                  new Scan().setCacheBlocks(false).setCaching(1000))
+      JavaPairRDD<String, ScrutinyEntry> expected =
+          bySource.flatMapToPair(t -> t._2().entries().iterator());
+      // (index key, (newest cell timestamp, covered values, whether it is this index's entry)),
+      // from every family but the row records'.
+      Scan entriesScan = new Scan().setCacheBlocks(false).setCaching(1000);
+      for (ColumnFamilyDescriptor f : index.getColumnFamilies()) {
+        if (!f.getNameAsString().equals(IndexDefinition.ROWS_FAMILY)) {
+          entriesScan.addFamily(f.getName());
+        }
+      }
+      JavaPairRDD<String, ScrutinyEntry> present =
+          SourceReader.live(sc, conf, definition.indexTable(), entriesScan)
               .mapToPair(
                   row -> {
                     Result r = row._2();
@@ -206,7 +218,9 @@ public final class IndexScrutinyJob {
                     boolean ours = r.containsColumn(family, marker) && decodes(key, r.getRow());
                     return new Tuple2<>(
                         text(r.getRow()),
-                        ours ? new Entry(newest, covered(cells), 0) : Entry.foreign(newest));
+                        ours
+                            ? new ScrutinyEntry(newest, covered(cells), 0)
+                            : ScrutinyEntry.foreign(newest));
                   });
       long w = watermark;
       // (kind, (index key, newest timestamp, detail)) of every entry either side.
@@ -215,12 +229,12 @@ public final class IndexScrutinyJob {
               .fullOuterJoin(present.filter(t -> !t._2().foreign()))
               .mapToPair(
                   j -> {
-                    Optional<Entry> want = j._2()._1();
-                    Optional<Entry> have = j._2()._2();
+                    Optional<ScrutinyEntry> want = j._2()._1();
+                    Optional<ScrutinyEntry> have = j._2()._2();
                     if (want.isPresent() && have.isPresent()) {
                       String kind = VALID;
                       if (!want.get().covered().equals(have.get().covered())) {
-                        kind = want.get().coveredTs() >= w ? PENDING : STALE;
+                        kind = want.get().sourceTs() >= w ? PENDING : STALE;
                       }
                       String detail =
                           kind.equals(VALID)
@@ -232,7 +246,8 @@ public final class IndexScrutinyJob {
                       return new Tuple2<>(kind, new Tuple3<>(j._1(), have.get().ts(), detail));
                     }
                     if (want.isPresent()) {
-                      String kind = want.get().ts() >= w ? PENDING : MISSING;
+                      String kind =
+                          want.get().ts() >= w || want.get().sourceTs() >= w ? PENDING : MISSING;
                       return new Tuple2<>(kind, new Tuple3<>(j._1(), want.get().ts(), ""));
                     }
                     return new Tuple2<>(UNEXPECTED, new Tuple3<>(j._1(), have.get().ts(), ""));
@@ -243,7 +258,8 @@ public final class IndexScrutinyJob {
               .filter(t -> t._1().equals(UNEXPECTED))
               .mapToPair(
                   t -> new Tuple2<>(text(key.decode(bytes(t._2()._1())).sourceKey()), t._2()));
-      JavaPairRDD<String, Boolean> sourceRows = bySource.mapToPair(t -> new Tuple2<>(t._1(), true));
+      // Each source row's newest cell's time.
+      JavaPairRDD<String, Long> sourceRows = bySource.mapValues(ExpectedRow::newest);
       JavaPairRDD<String, Tuple3<String, Long, String>> classified =
           oneSide
               .filter(t -> !t._1().equals(UNEXPECTED))
@@ -252,14 +268,18 @@ public final class IndexScrutinyJob {
                       .cogroup(sourceRows)
                       .flatMapToPair(
                           g -> {
-                            boolean exists = g._2()._2().iterator().hasNext();
+                            Iterator<Long> row = g._2()._2().iterator();
+                            // A row that changed after the watermark: the next update retires it.
+                            String kind =
+                                !row.hasNext() ? ORPHAN : row.next() >= w ? PENDING : INVALID;
                             List<Tuple2<String, Tuple3<String, Long, String>>> out =
                                 new ArrayList<>();
                             for (Tuple3<String, Long, String> e : g._2()._1()) {
-                              out.add(new Tuple2<>(exists ? INVALID : ORPHAN, e));
+                              out.add(new Tuple2<>(kind, e));
                             }
                             return out.iterator();
                           }))
+              .union(RowRecordCheck.untracked(sc, conf, definition, bySource, w))
               .union(
                   present
                       .filter(t -> t._2().foreign())
@@ -270,9 +290,9 @@ public final class IndexScrutinyJob {
         counts.put(kind, 0L);
       }
       classified.countByKey().forEach((k, v) -> counts.put(k, v));
-      long sourceRowCount = bySource.keys().distinct().count();
+      long sourceRowCount = bySource.count();
       Map<String, List<String>> examples = new LinkedHashMap<>();
-      for (String kind : List.of(MISSING, STALE, INVALID, ORPHAN, FOREIGN, PENDING)) {
+      for (String kind : List.of(MISSING, STALE, INVALID, ORPHAN, UNTRACKED, FOREIGN, PENDING)) {
         if (counts.get(kind) == 0 || samples == 0) {
           continue;
         }
@@ -280,7 +300,11 @@ public final class IndexScrutinyJob {
         for (Tuple2<String, Tuple3<String, Long, String>> t :
             classified.filter(c -> c._1().equals(kind)).take(samples)) {
           String detail = t._2()._3();
-          lines.add(describe(kind, bytes(t._2()._1())) + (detail.isEmpty() ? "" : ": " + detail));
+          String what =
+              kind.equals(UNTRACKED)
+                  ? "source row " + Bytes.toStringBinary(bytes(t._2()._1()))
+                  : describe(kind, bytes(t._2()._1()));
+          lines.add(what + (detail.isEmpty() ? "" : ": " + detail));
         }
         examples.put(kind, lines);
       }
@@ -289,7 +313,7 @@ public final class IndexScrutinyJob {
       if (repair) {
         written = counts.get(MISSING) + counts.get(STALE);
         deleted = counts.get(INVALID) + counts.get(ORPHAN);
-        if (written + deleted > 0) {
+        if (written + deleted + counts.get(UNTRACKED) > 0) {
           IndexRepair.apply(classified, conf, definition, state.nextStamp(started));
         }
       }
@@ -309,6 +333,7 @@ public final class IndexScrutinyJob {
           counts.get(PENDING),
           counts.get(INVALID),
           counts.get(ORPHAN),
+          counts.get(UNTRACKED),
           counts.get(FOREIGN),
           examples,
           repair,
@@ -319,54 +344,6 @@ public final class IndexScrutinyJob {
       sc.clearJobGroup();
       read.close();
       state.forgetRead();
-    }
-  }
-
-  /**
-   * An entry as scrutiny compares it: its timestamp (the indexed cell's when expected, its newest
-   * cell's when present), its covered values as one comparable text, the newest covered cell's
-   * timestamp in the source, and whether it is a row of the index table that is no entry of this
-   * index.
-   */
-  // A class, not a record: Spark's Kryo cannot set a record's fields.
-  static final class Entry implements java.io.Serializable {
-    private static final long serialVersionUID = 1L;
-    static final Entry NONE = new Entry(0, "", 0, false);
-
-    private final long ts;
-    private final String covered;
-    private final long coveredTs;
-    private final boolean foreign;
-
-    Entry(long ts, String covered, long coveredTs, boolean foreign) {
-      this.ts = ts;
-      this.covered = covered;
-      this.coveredTs = coveredTs;
-      this.foreign = foreign;
-    }
-
-    Entry(long ts, String covered, long coveredTs) {
-      this(ts, covered, coveredTs, false);
-    }
-
-    static Entry foreign(long ts) {
-      return new Entry(ts, "", 0, true);
-    }
-
-    long ts() {
-      return ts;
-    }
-
-    String covered() {
-      return covered;
-    }
-
-    long coveredTs() {
-      return coveredTs;
-    }
-
-    boolean foreign() {
-      return foreign;
     }
   }
 
@@ -406,14 +383,11 @@ public final class IndexScrutinyJob {
     return String.join(", ", out);
   }
 
-  /** The newest timestamp among a source row's covered cells, or 0 when it has none. */
-  private static long coveredNewest(Result r, List<IndexDefinition.Column> covered) {
+  /** The newest timestamp among the cells of a source row read, or 0 when it has none. */
+  private static long newest(Result r) {
     long newest = 0;
-    for (IndexDefinition.Column c : covered) {
-      Cell cell = r.getColumnLatestCell(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
-      if (cell != null) {
-        newest = Math.max(newest, cell.getTimestamp());
-      }
+    for (Cell c : r.rawCells()) {
+      newest = Math.max(newest, c.getTimestamp());
     }
     return newest;
   }
@@ -432,8 +406,9 @@ public final class IndexScrutinyJob {
           + definition.valueName()
           + " '"
           + Bytes.toStringBinary(e.value())
-          + "' at "
-          + java.time.Instant.ofEpochMilli(e.ts())
+          + "'"
+          // A key field's entry has no time (IndexEntries.FIELD_TS).
+          + (definition.field() != null ? "" : " at " + java.time.Instant.ofEpochMilli(e.ts()))
           + ")";
     } catch (KeyReject r) {
       return Bytes.toStringBinary(indexKey) + " (not a key of this index's layout: " + r + ")";

@@ -16,11 +16,14 @@ import java.util.Map;
  *     missing nor stale
  * @param invalid entries whose source row exists but no longer gives them (the value changed)
  * @param orphan entries whose source row is gone
+ * @param untracked source rows whose row record ({@link RowRecord}) does not list exactly the
+ *     entries they give: an update would not retire an entry the record leaves out
  * @param foreign rows of the index table that are no entries of this index (no marker cell, or a
  *     key the layout cannot read): counted and shown, never repaired
  * @param samples up to N examples per kind, {@code index key -> source key (detail)}
  * @param written entries written by {@code --repair} (missing and stale ones)
- * @param deleted entries deleted by {@code --repair}
+ * @param deleted entries deleted by {@code --repair} (which also writes the untracked rows'
+ *     records)
  */
 public record IndexScrutinyResult(
     String source,
@@ -34,6 +37,7 @@ public record IndexScrutinyResult(
     long pending,
     long invalid,
     long orphan,
+    long untracked,
     long foreign,
     Map<String, List<String>> samples,
     boolean repaired,
@@ -49,6 +53,6 @@ public record IndexScrutinyResult(
    * the index's and do not count).
    */
   public boolean clean() {
-    return missing == 0 && stale == 0 && invalid == 0 && orphan == 0;
+    return missing == 0 && stale == 0 && invalid == 0 && orphan == 0 && untracked == 0;
   }
 }

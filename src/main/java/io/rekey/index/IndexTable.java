@@ -26,10 +26,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The index table: checked when it exists (it must have the index family), created pre-split when
- * it does not. Its family keeps one version (an entry's key already holds its time), a row bloom
- * filter (lookups and repairs read single entries) and FAST_DIFF encoding (entries of one value
- * share long key prefixes), compressed like the source's indexed family.
+ * The index table: checked when it exists (it must have the index family and the row records'),
+ * created pre-split when it does not. Its index family keeps one version (an entry's key already
+ * holds its time), a row bloom filter (lookups and repairs read single entries) and FAST_DIFF
+ * encoding (entries of one value share long key prefixes), compressed like the source's indexed
+ * family; the row records' family ({@link RowRecord}) keeps two versions.
  */
 public final class IndexTable {
   private static final Logger LOG = LoggerFactory.getLogger(IndexTable.class);
@@ -69,6 +70,7 @@ public final class IndexTable {
    */
   public record Layout(
       FamilySettings family,
+      FamilySettings rowsFamily,
       List<byte[]> regionStarts,
       boolean created,
       String splitPlan,
@@ -140,6 +142,7 @@ public final class IndexTable {
       starts.addAll(splits);
       return new Layout(
           FamilySettings.of(planned.getColumnFamily(Bytes.toBytes(definition.family()))),
+          FamilySettings.of(planned.getColumnFamily(Bytes.toBytes(IndexDefinition.ROWS_FAMILY))),
           starts,
           true,
           plan.how(),
@@ -148,6 +151,7 @@ public final class IndexTable {
     }
     return new Layout(
         FamilySettings.of(checkedIndex.getColumnFamily(Bytes.toBytes(definition.family()))),
+        FamilySettings.of(checkedIndex.getColumnFamily(Bytes.toBytes(IndexDefinition.ROWS_FAMILY))),
         splitPoints ? admin.regionStartKeys(definition.indexTable()) : List.of(),
         false,
         null,
@@ -203,9 +207,27 @@ public final class IndexTable {
               + familyNames(index)
               + "); set index-family to one of those, or name another index-table");
     }
+    requireRowRecords(index, definition);
     checkedSource = source;
     checkedIndex = index;
     return source;
+  }
+
+  /**
+   * Refuses an index table without the row records' family: one built before updates kept them,
+   * whose entries of changed rows an update could not find.
+   */
+  static void requireRowRecords(TableDescriptor index, IndexDefinition definition) {
+    if (index.getColumnFamily(Bytes.toBytes(IndexDefinition.ROWS_FAMILY)) == null) {
+      throw new RekeyException(
+          "the index table "
+              + definition.indexTable()
+              + " has no family '"
+              + IndexDefinition.ROWS_FAMILY
+              + "', where an index keeps each source row's entry keys so updates can remove the"
+              + " entries a change retires: it was built by an earlier version. Build the index"
+              + " into a new index-table (or drop this one and build it again)");
+    }
   }
 
   private TableDescriptor descriptor(TableDescriptor source) {
@@ -218,6 +240,14 @@ public final class IndexTable {
         .setColumnFamily(
             ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(definition.family()))
                 .setMaxVersions(1)
+                .setBloomFilterType(BloomType.ROW)
+                .setDataBlockEncoding(DataBlockEncoding.FAST_DIFF)
+                .setCompressionType(like.getCompressionType())
+                .build())
+        // Two versions: the older record lets a rerun retire what a failed run may have left.
+        .setColumnFamily(
+            ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(IndexDefinition.ROWS_FAMILY))
+                .setMaxVersions(2)
                 .setBloomFilterType(BloomType.ROW)
                 .setDataBlockEncoding(DataBlockEncoding.FAST_DIFF)
                 .setCompressionType(like.getCompressionType())
@@ -250,7 +280,7 @@ public final class IndexTable {
           (splits.size() + 1)
               + " regions, at quantiles of "
               + sample.keys().size()
-              + " entry keys sampled from "
+              + " index row keys (entries and row records) sampled from "
               + sample.from());
     } catch (LayoutException e) {
       throw new RekeyException("cannot plan the index table's regions: " + e.getMessage(), e);

@@ -49,12 +49,17 @@ public final class IndexText {
             c.rowsRead(),
             c.rowsIndexed(),
             c.rowsWithoutValue(),
-            r.windowFrom() == null ? "the value" : "an indexed cell in the window",
+            r.windowFrom() == null ? "the value" : "the value now (deleted, or it was removed)",
             c.rowsRejected()));
     out.append(
         String.format(
-            "  written     %,d entries, %,d cells, %s%n",
+            "  written     %,d entries%s, %,d cells, %s%n",
             c.entries(),
+            r.windowFrom() == null
+                ? ""
+                : String.format(
+                    " (%,d retired: their row changed its value, key or was deleted)",
+                    c.entriesRetired()),
             r.cellsWritten(),
             r.write().equals("puts")
                 ? "as Puts"
@@ -67,6 +72,9 @@ public final class IndexText {
       for (String e : r.rejectExamples()) {
         out.append("              ").append(e.replace('\t', ' ')).append('\n');
       }
+    }
+    for (String w : r.warnings()) {
+      out.append("  warning     ").append(w).append('\n');
     }
     out.append("  watermark   ")
         .append(r.watermarkBefore() == null ? "none" : time(r.watermarkBefore()))
@@ -103,6 +111,11 @@ public final class IndexText {
             r.invalid()));
     out.append(
         String.format("  orphan      %,d  (entries whose source row is gone)%n", r.orphan()));
+    out.append(
+        String.format(
+            "  untracked   %,d  (source rows whose row record does not list exactly their"
+                + " entries: updates would leave entries behind)%n",
+            r.untracked()));
     if (r.foreign() > 0) {
       out.append(
           String.format(
@@ -113,7 +126,8 @@ public final class IndexText {
     if (r.pending() > 0) {
       out.append(
           String.format(
-              "  pending     %,d  (newer than the watermark: the next update adds them)%n",
+              "  pending     %,d  (the source row changed after the watermark: the next update"
+                  + " writes or retires them)%n",
               r.pending()));
     }
     for (Map.Entry<String, List<String>> e : r.samples().entrySet()) {
@@ -125,7 +139,8 @@ public final class IndexText {
     if (r.repaired()) {
       out.append(
           String.format(
-              "  repaired    %,d entries written, %,d deleted%n", r.written(), r.deleted()));
+              "  repaired    %,d entries written, %,d deleted, %,d row records written%n",
+              r.written(), r.deleted(), r.untracked()));
     }
     out.append("  verdict     ")
         .append(

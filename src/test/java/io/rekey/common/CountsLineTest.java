@@ -18,8 +18,8 @@ class CountsLineTest {
     SyncStats sync = new SyncStats(1, 2, 3, 4, 5, 6, 7, 8, 9, Long.MAX_VALUE);
     assertEquals(sync, SyncStats.fromLine(sync.toLine()));
 
-    IndexStats index = new IndexStats(7, 6, 5, 4, 3, 2, 1);
-    assertEquals("7 6 5 4 3 2 1", index.toLine());
+    IndexStats index = new IndexStats(8, 7, 6, 5, 4, 3, 2, 1);
+    assertEquals("8 7 6 5 4 3 2 1", index.toLine());
     assertEquals(index, IndexStats.fromLine(index.toLine() + "\n"));
   }
 

@@ -1,0 +1,100 @@
+package io.rekey.index;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.util.Bytes;
+
+/**
+ * A source row's row record: the keys of the entries the index holds for it, kept in the index
+ * table's {@value IndexDefinition#ROWS_FAMILY} family under the source key. An update reads it to
+ * find the entries a change retired (an old value, an old bound column, a deleted row), which the
+ * source no longer shows once a family keeps one version or a compaction has run.
+ *
+ * <p>The family keeps two versions and a row's record is never deleted, only overwritten (an empty
+ * record when the row has no entries): a run that failed after its record was stored but before
+ * every retiring marker was, leaves the record before it as the older version, and the rerun
+ * retires the keys of both. Keys are sorted, so equal records are equal bytes. Pure: no Spark.
+ */
+public final class RowRecord {
+  /** The record's one qualifier. */
+  static final byte[] QUALIFIER = Bytes.toBytes("k");
+
+  private RowRecord() {}
+
+  /**
+   * The record of {@code keys}: each key's length (two bytes: a row key is at most 32,767) and
+   * bytes, in key order, once each.
+   */
+  public static byte[] encode(List<byte[]> keys) {
+    TreeSet<byte[]> sorted = new TreeSet<>(Bytes.BYTES_COMPARATOR);
+    sorted.addAll(keys);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    for (byte[] k : sorted) {
+      out.write(Bytes.toBytes((short) k.length), 0, Bytes.SIZEOF_SHORT);
+      out.write(k, 0, k.length);
+    }
+    return out.toByteArray();
+  }
+
+  /**
+   * The keys of a record.
+   *
+   * @throws IllegalArgumentException when the bytes are no record
+   */
+  public static List<byte[]> decode(byte[] record) {
+    List<byte[]> keys = new ArrayList<>();
+    int at = 0;
+    while (at < record.length) {
+      int length = at + Bytes.SIZEOF_SHORT <= record.length ? Bytes.toShort(record, at) : -1;
+      at += Bytes.SIZEOF_SHORT;
+      if (length < 0 || at + length > record.length) {
+        throw new IllegalArgumentException(
+            "not an index row record: " + Bytes.toStringBinary(record));
+      }
+      keys.add(Arrays.copyOfRange(record, at, at + length));
+      at += length;
+    }
+    return keys;
+  }
+
+  /**
+   * What a read of a row record's versions (newest first) holds.
+   *
+   * @param latest the keys of the newest version; empty when there is none
+   * @param known the keys of every version read: the entries the index may still hold
+   * @param exists whether the row has a record at all
+   */
+  public record Versions(List<byte[]> latest, List<byte[]> known, boolean exists) {
+    public static final Versions NONE = new Versions(List.of(), List.of(), false);
+  }
+
+  /** The versions of the record in {@code row} (a read of the family, every version). */
+  public static Versions versions(Result row, byte[] family) {
+    if (row == null || row.isEmpty()) {
+      return Versions.NONE;
+    }
+    List<byte[]> latest = null;
+    TreeSet<byte[]> known = new TreeSet<>(Bytes.BYTES_COMPARATOR);
+    for (Cell c : row.rawCells()) {
+      if (CellUtil.matchingColumn(c, family, QUALIFIER)) {
+        List<byte[]> keys = decode(CellUtil.cloneValue(c));
+        if (latest == null) {
+          latest = keys;
+        }
+        known.addAll(keys);
+      }
+    }
+    return latest == null ? Versions.NONE : new Versions(latest, new ArrayList<>(known), true);
+  }
+
+  /** Whether two key lists hold the same keys. */
+  public static boolean same(List<byte[]> a, List<byte[]> b) {
+    return Arrays.equals(encode(a), encode(b));
+  }
+}
