@@ -2,7 +2,6 @@ package io.rekey.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rekey.options.OptionValues;
 import io.rekey.write.ShuffleCell;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +23,7 @@ class EntryChangesTest {
   private static final long STAMP = TS + 86_400_000L;
   private static final byte[] ROW = b("msg-1");
 
-  private final IndexEntries entries = entries("m:subject");
+  private final IndexEntries entries = IndexEntriesTest.entries("m:subject");
   private final EntryChanges changes = new EntryChanges(entries);
 
   @Test
@@ -161,19 +160,6 @@ class EntryChangesTest {
     Cell[] sorted = Arrays.copyOf(cells, cells.length);
     Arrays.sort(sorted, CellComparator.getInstance());
     return Result.create(sorted);
-  }
-
-  private static IndexEntries entries(String... covered) {
-    OptionValues v =
-        OptionValues.empty()
-            .with("source", "t")
-            .with("column", "m:sender")
-            .with("index-table", "t_ix")
-            .with("index-family", "i");
-    for (String c : covered) {
-      v = v.with("covered", c);
-    }
-    return new IndexEntries(IndexDefinition.from(v.validate(IndexDefinition.declaredWithFile())));
   }
 
   private static byte[] b(String s) {

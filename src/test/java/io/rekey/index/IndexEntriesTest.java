@@ -98,7 +98,8 @@ class IndexEntriesTest {
         c.getRowArray(), c.getRowOffset(), c.getRowOffset() + c.getRowLength());
   }
 
-  private static IndexEntries entries(String... covered) {
+  /** The entries of an index on m:sender covering {@code covered}, family i. */
+  static IndexEntries entries(String... covered) {
     OptionValues v =
         OptionValues.empty()
             .with("source", "t")
