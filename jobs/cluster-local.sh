@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A pseudo-distributed cluster on this machine, each daemon in a JVM of its own, from the jars Maven
 # resolved for the project (nothing else is downloaded): HDFS (NameNode + DataNode), ZooKeeper,
-# HBase (master + region server, hbase.rootdir on that HDFS) and Spark standalone (Master + Worker,
-# whose executors are child JVMs of the Worker). Jobs run on it through spark-submit as on a real
-# cluster: executors fetch the application jar, read snapshots from HDFS, stage on HDFS.
+# HBase (master + region server, hbase.rootdir on that HDFS), YARN (ResourceManager + NodeManager,
+# whose containers run Spark's ApplicationMaster and executors) and Spark standalone (Master +
+# Worker, whose executors are child JVMs of the Worker). Jobs run on it through spark-submit as on a
+# real cluster: executors fetch the application jar, read snapshots from HDFS, stage on HDFS.
 #
 #   jobs/cluster-local.sh start | stop | status
 #
@@ -14,11 +15,16 @@
 #
 # Settings (environment):
 #   REKEY_CLUSTER_DIR         data, settings, logs and pids (default var/cluster)
-#   REKEY_CLUSTER_PORT_BASE   first of 12 consecutive ports on 127.0.0.1 (default 20000): +0 HDFS
+#   REKEY_CLUSTER_PORT_BASE   first of 20 consecutive ports on 127.0.0.1 (default 20000): +0 HDFS
 #                             NameNode RPC, +1 its web UI, +2..+4 DataNode data, web, IPC,
 #                             +5 ZooKeeper, +6 HBase master, +7 region server, +8 Spark master,
-#                             +9 its web UI, +10 Spark worker, +11 its web UI
+#                             +9 its web UI, +10 Spark worker, +11 its web UI, +12 YARN
+#                             ResourceManager RPC, +13 its scheduler, +14 its resource tracker,
+#                             +15 its admin, +16 its web UI and REST API, +17 NodeManager RPC,
+#                             +18 its localizer, +19 its web UI
 #   REKEY_WORKER_CORES, REKEY_WORKER_MEMORY   what the Spark worker offers executors (2, 3g)
+#   REKEY_NM_VCORES, REKEY_NM_MEMORY_MB       what the NodeManager offers containers (4, 6144):
+#                             several small containers (an ApplicationMaster, executors of 1-2 GB)
 #   REKEY_HBASE_HEAP          heap of the HBase master and of the region server (1g each)
 #   REKEY_DAEMON_HEAP         heap of the NameNode, DataNode, ZooKeeper, Spark master and worker (512m)
 #
@@ -42,7 +48,9 @@ DAEMON_HEAP="${REKEY_DAEMON_HEAP:-512m}"
 HBASE_HEAP="${REKEY_HBASE_HEAP:-1g}"
 
 # In start order; stopped in reverse.
-DAEMONS=(namenode datanode zookeeper hmaster regionserver spark-master spark-worker)
+DAEMONS=(namenode datanode zookeeper hmaster regionserver resourcemanager nodemanager spark-master spark-worker)
+RM_PORT=$((BASE + 12))
+RM_WEB_PORT=$((BASE + 16))
 
 port_of() {
   case "$1" in
@@ -51,6 +59,8 @@ port_of() {
     zookeeper) echo "$ZK_PORT" ;;
     hmaster) echo $((BASE + 6)) ;;
     regionserver) echo $((BASE + 7)) ;;
+    resourcemanager) echo "$RM_PORT" ;;
+    nodemanager) echo $((BASE + 17)) ;;
     spark-master) echo "$SPARK_PORT" ;;
     spark-worker) echo $((BASE + 10)) ;;
   esac
@@ -116,6 +126,48 @@ write_config() {
     property hbase.master.procedure.local.master.locks.timeout.ms 60000
     echo '</configuration>'
   } > "$CONF/hbase-site.xml"
+  mkdir -p "$DIR/yarn/local" "$DIR/yarn/logs"
+  {
+    echo '<?xml version="1.0"?>'
+    echo "<!-- Written by jobs/cluster-local.sh: spark-submit finds the ResourceManager here (HADOOP_CONF_DIR). -->"
+    echo '<configuration>'
+    property yarn.resourcemanager.hostname "$HOST"
+    property yarn.resourcemanager.address "$HOST:$RM_PORT"
+    property yarn.resourcemanager.scheduler.address "$HOST:$((BASE + 13))"
+    property yarn.resourcemanager.resource-tracker.address "$HOST:$((BASE + 14))"
+    property yarn.resourcemanager.admin.address "$HOST:$((BASE + 15))"
+    property yarn.resourcemanager.webapp.address "$HOST:$RM_WEB_PORT"
+    property yarn.nodemanager.hostname "$HOST"
+    property yarn.nodemanager.address "$HOST:$((BASE + 17))"
+    property yarn.nodemanager.localizer.address "$HOST:$((BASE + 18))"
+    property yarn.nodemanager.webapp.address "$HOST:$((BASE + 19))"
+    property yarn.nodemanager.resource.memory-mb "${REKEY_NM_MEMORY_MB:-6144}"
+    property yarn.nodemanager.resource.cpu-vcores "${REKEY_NM_VCORES:-4}"
+    property yarn.scheduler.minimum-allocation-mb 256
+    property yarn.scheduler.maximum-allocation-mb "${REKEY_NM_MEMORY_MB:-6144}"
+    property yarn.scheduler.maximum-allocation-vcores "${REKEY_NM_VCORES:-4}"
+    property yarn.nodemanager.local-dirs "$DIR/yarn/local"
+    property yarn.nodemanager.log-dirs "$DIR/yarn/logs"
+    # Containers keep their directories (launch script, localized files) a while after they end.
+    property yarn.nodemanager.delete.debug-delay-sec 600
+    # JVMs reserve far more virtual memory than they use; the heap limits are Spark's business.
+    property yarn.nodemanager.vmem-check-enabled false
+    property yarn.nodemanager.pmem-check-enabled false
+    # A nearly full disk must not take the only NodeManager out of service.
+    property yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage 99.5
+    property yarn.nodemanager.env-whitelist "JAVA_HOME,HADOOP_CONF_DIR,PATH,LANG,TZ"
+    echo '</configuration>'
+  } > "$CONF/yarn-site.xml"
+  {
+    echo '<?xml version="1.0"?>'
+    echo "<!-- Written by jobs/cluster-local.sh: one queue, and room for ApplicationMasters on one small node. -->"
+    echo '<configuration>'
+    property yarn.scheduler.capacity.root.queues default
+    property yarn.scheduler.capacity.root.default.capacity 100
+    property yarn.scheduler.capacity.root.default.maximum-capacity 100
+    property yarn.scheduler.capacity.maximum-am-resource-percent 0.6
+    echo '</configuration>'
+  } > "$CONF/capacity-scheduler.xml"
   # A Spark installation as the Worker needs one to start executors: jars/ (Spark's runtime as a
   # distribution ships it, from the project's jobs/spark-runtime) and a RELEASE file. conf/ stays
   # empty, so executors log as spark-submit tells them, not as this directory would.
@@ -164,6 +216,11 @@ dfs_ready() {
 
 worker_registered() { grep -q "Successfully registered with master" "$LOGS/spark-worker.log"; }
 
+nodemanager_registered() { grep -q "Registered with ResourceManager" "$LOGS/nodemanager.log"; }
+
+# Where the JDK is, for the NodeManager's containers ({{JAVA_HOME}}/bin/java).
+java_home() { dirname "$(dirname "$(readlink -f "$(command -v java)")")"; }
+
 hbase_probe() {
   java $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
     -cp "$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" "$REKEY_MAIN" status --hbase-conf "$CONF" "$@"
@@ -202,6 +259,12 @@ start() {
   launch regionserver "$HBASE_HEAP" "$cp" org.apache.hadoop.hbase.regionserver.HRegionServer start
   await hmaster "HBase serving" hbase_probe --wait 5
   echo "  HBase up after $((SECONDS - started)) s"
+  launch resourcemanager "$DAEMON_HEAP" "$cp" org.apache.hadoop.yarn.server.resourcemanager.ResourceManager
+  await resourcemanager "port $RM_PORT open" port_taken "$RM_PORT"
+  JAVA_HOME="$(java_home)" HADOOP_CONF_DIR="$CONF" \
+    launch nodemanager "$DAEMON_HEAP" "$cp" org.apache.hadoop.yarn.server.nodemanager.NodeManager
+  await nodemanager "registered with the ResourceManager" nodemanager_registered
+  echo "  YARN up after $((SECONDS - started)) s"
   launch spark-master "$DAEMON_HEAP" "$spark_cp" org.apache.spark.deploy.master.Master \
     --host "$HOST" --port "$SPARK_PORT" --webui-port $((BASE + 9))
   await spark-master "port $SPARK_PORT open" port_taken "$SPARK_PORT"
@@ -220,11 +283,13 @@ stop() {
     java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
       -cp "$(hadoop_cp)" org.apache.hadoop.hbase.master.HMaster stop --shutDownCluster >>"$LOGS/hmaster.log" 2>&1 || true
   fi
-  for d in spark-worker spark-master regionserver hmaster zookeeper datanode namenode; do
+  for d in spark-worker spark-master nodemanager resourcemanager regionserver hmaster zookeeper datanode namenode; do
     pid=$(pid_of "$d") || { rm -f "$RUN/$d.pid"; continue; }
     waited=0
     # A Worker's executors are its children; none may outlive it.
     [ "$d" = spark-worker ] && pkill -TERM -P "$pid" 2>/dev/null || true
+    # The NodeManager's containers run under their own launch scripts: stop them with it.
+    [ "$d" = nodemanager ] && pkill -TERM -f "$DIR/yarn/local" 2>/dev/null || true
     [ "$d" = regionserver ] || [ "$d" = hmaster ] || kill "$pid" 2>/dev/null || true
     while kill -0 "$pid" 2>/dev/null && (( waited < 60 )); do sleep 1; waited=$((waited + 1)); done
     if kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; sleep 5; kill -9 "$pid" 2>/dev/null || true; fi
@@ -251,7 +316,12 @@ Use it:
   HDFS          hdfs://$HOST:$NN_PORT  (web http://$HOST:$((BASE + 1)))
   HBase         --hbase-conf $CONF   (ZooKeeper $HOST:$ZK_PORT, hbase.rootdir hdfs://$HOST:$NN_PORT/hbase)
   Spark master  spark://$HOST:$SPARK_PORT  (web http://$HOST:$((BASE + 9)); executor logs under $DIR/spark-work)
+  YARN          ResourceManager $HOST:$RM_PORT  (web and REST http://$HOST:$RM_WEB_PORT; container logs under $DIR/yarn/logs)
   a job         jobs/hbase-rekey.sh --master spark://$HOST:$SPARK_PORT COMMAND --hbase-conf $CONF ...
+  on YARN       HADOOP_CONF_DIR=$CONF jobs/hbase-rekey.sh --master yarn --deploy-mode client|cluster \
+                  --conf 'spark.yarn.jars=local:$SPARK_HOME_DIR/jars/*' COMMAND --hbase-conf $CONF ...
+                (local: the containers run on this host and find Spark's jars there; a real
+                cluster keeps them on HDFS: see deploy/README.md)
 TXT
 }
 

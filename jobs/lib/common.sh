@@ -162,6 +162,7 @@ rekey_run_job() {
   )
   # A user's progress setting wins.
   [ -z "$(rekey_spark_setting spark.ui.showConsoleProgress)" ] && added+=(--conf "spark.ui.showConsoleProgress=$progress")
+  rekey_yarn_settings "$@"
   if [ -n "${SPARK_HOME:-}" ] && [ -x "$SPARK_HOME/bin/spark-submit" ]; then
     rekey_say "running with $SPARK_HOME/bin/spark-submit"
     exec "$SPARK_HOME/bin/spark-submit" "${REKEY_SPARK_ARGS[@]}" "${added[@]}" \
@@ -170,6 +171,10 @@ rekey_run_job() {
   rekey_require_java17
   local cp master
   cp=$(rekey_spark_classpath)
+  # As spark-submit's launcher does: the Hadoop and YARN settings on the classpath (where the
+  # ResourceManager and HDFS are).
+  [ -n "${YARN_CONF_DIR:-}" ] && cp="$YARN_CONF_DIR:$cp"
+  [ -n "${HADOOP_CONF_DIR:-}" ] && cp="$HADOOP_CONF_DIR:$cp"
   master=$(rekey_spark_setting spark.master --master)
   [ -z "$master" ] && added+=(--master "local[*]")
   # Local mode talks to this machine only; this also silences Spark's hostname warning.
@@ -183,6 +188,41 @@ rekey_run_job() {
     $(rekey_spark_setting spark.driver.extraJavaOptions --driver-java-options) -cp "$cp" \
     org.apache.spark.deploy.SparkSubmit "${REKEY_SPARK_ARGS[@]}" "${added[@]}" \
     --class "$REKEY_MAIN" "$REKEY_JAR" "$@"
+}
+
+# rekey_yarn_settings COMMAND...: on YARN, what the launcher adds to REKEY_SPARK_ARGS' "added"
+# array (the caller's): never what the user set.
+# - Cluster mode: the driver runs in the ApplicationMaster's container, so its log settings are
+#   shipped (--files) and its log file goes to the container's log directory (conf/log4j2.properties
+#   falls back to spark.yarn.app.container.log.dir); one attempt (a
+#   finished command that failed must not run again: the tool decides what a rerun does); the
+#   application named by the command, as spark-submit names it before the tool reads its options.
+# - Without $SPARK_HOME, spark.yarn.jars and spark.yarn.archive, Spark's jars are uploaded with
+#   each submission (said once; jobs/cluster-local.sh keeps them on HDFS).
+rekey_yarn_settings() {
+  [ "$(rekey_spark_setting spark.master --master)" = yarn ] || return 0
+  if [ "$(rekey_spark_setting spark.submit.deployMode --deploy-mode)" = cluster ]; then
+    local files words=()
+    files=$(rekey_spark_setting spark.files --files)
+    files=$(rekey_join ',' "$files" "$REKEY_HOME/conf/log4j2-executor.properties,$REKEY_HOME/conf/log4j2.properties")
+    # The last --files wins: replace the launcher's own.
+    added+=(--files "$files")
+    driver_opts=$(rekey_join ' ' "$(rekey_spark_setting spark.driver.defaultJavaOptions)" \
+      "$flags -Dlog4j2.configurationFile=log4j2.properties")
+    added+=(--conf "spark.driver.defaultJavaOptions=$driver_opts")
+    [ -z "$(rekey_spark_setting spark.yarn.maxAppAttempts)" ] && added+=(--conf spark.yarn.maxAppAttempts=1)
+    if [ -z "$(rekey_spark_setting spark.app.name --name)" ]; then
+      for w in "$@"; do [[ "$w" == -* ]] && break; words+=("$w"); done
+      added+=(--name "hbase-rekey ${words[*]}")
+    fi
+  fi
+  if [ -z "${SPARK_HOME:-}" ] && [ -z "$(rekey_spark_setting spark.yarn.jars)" ] \
+    && [ -z "$(rekey_spark_setting spark.yarn.archive)" ]; then
+    local cp
+    cp=$(rekey_spark_classpath)
+    rekey_say "spark.yarn.jars is not set: Spark's jars (about 220 MB) are uploaded with this submission; put them on HDFS once and set it (see deploy/README.md)"
+    added+=(--conf "spark.yarn.jars=${cp//:/,}")
+  fi
 }
 
 # Builds the jar, the test classes (benchmarks and their peers live there) and their classpath.

@@ -4,6 +4,7 @@ import io.rekey.keys.KeyLayout;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.LayoutException;
 import io.rekey.options.InvalidOptionException;
+import io.rekey.options.Location;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.SharedOptions;
@@ -34,7 +35,7 @@ public record AuditOptions(
     KeyLayout sourceKey,
     List<LayoutSimulator.Candidate> candidates,
     int regions,
-    Path out,
+    Location out,
     FailOn failOn,
     int rowSample,
     int cellSample,
@@ -92,9 +93,12 @@ public record AuditOptions(
               0,
               4096)
           .withDefault(0L);
-  public static final OptionDef<Path> OUT =
-      OptionDef.path(
-          "out", "DIR", "where audit.json and audit.html go (default: var/audit/NS_TABLE)");
+  public static final OptionDef<Location> OUT =
+      OptionDef.location(
+          "out",
+          "DIR",
+          "where audit.json and audit.html go (default: var/audit/NS_TABLE; hdfs://... for a"
+              + " Hadoop path)");
   public static final OptionDef<FailOn> FAIL_ON =
       OptionDef.choice(
           "fail-on",
@@ -179,9 +183,11 @@ public record AuditOptions(
         candidates.add(c);
       }
     }
-    Path out = values.get(OUT);
+    Location out = values.get(OUT);
     if (out == null) {
-      out = Path.of("var", "audit", table.getNameAsString().replace(':', '_'));
+      out =
+          new Location(
+              Path.of("var", "audit", table.getNameAsString().replace(':', '_')).toString());
     }
     return new AuditOptions(
         table,

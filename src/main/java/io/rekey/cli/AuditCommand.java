@@ -47,7 +47,7 @@ final class AuditCommand implements Command<AuditOptions> {
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       AuditResult result =
           new AuditJob(sc, connection, context.hbase().toConfiguration(), options).execute();
-      AuditReport.write(result, options.out());
+      AuditReport.write(result, options.out(), context.hbase().toConfiguration());
       context.emit(AuditText.summary(result, options.out().toString()), result);
       if (AuditJob.fails(result, options.failOn())) {
         context

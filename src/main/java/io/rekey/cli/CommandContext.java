@@ -1,9 +1,12 @@
 package io.rekey.cli;
 
 import io.rekey.common.Json;
+import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseSettings;
+import io.rekey.hbase.HadoopFiles;
+import io.rekey.options.Location;
+import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Path;
 
 /**
  * What a running command may use besides its options: where to print and where HBase is.
@@ -11,9 +14,10 @@ import java.nio.file.Path;
  * @param out the human summary goes here
  * @param err warnings
  * @param hbase the cluster
- * @param json where to write the JSON result, null for none, {@code -} for {@code out}
+ * @param json where to write the JSON result (a local path or a Hadoop filesystem URI), null for
+ *     none, {@code -} for {@code out}
  */
-record CommandContext(PrintStream out, PrintStream err, HBaseSettings hbase, Path json) {
+record CommandContext(PrintStream out, PrintStream err, HBaseSettings hbase, Location json) {
   /** Prints the human text unless JSON goes to stdout, then writes the JSON if asked. */
   void emit(String humanText, Object result) {
     boolean jsonToStdout = json != null && json.toString().equals("-");
@@ -23,7 +27,13 @@ record CommandContext(PrintStream out, PrintStream err, HBaseSettings hbase, Pat
     }
     out.print(humanText);
     if (json != null) {
-      Json.write(result, json);
+      try {
+        HadoopFiles.write(
+            json, Json.toJson(result) + System.lineSeparator(), hbase.toConfiguration());
+      } catch (IOException e) {
+        throw new RekeyException(
+            "cannot write the JSON result to " + json + " (--json): " + e.getMessage(), e);
+      }
       out.println("JSON result written to " + json);
     }
   }

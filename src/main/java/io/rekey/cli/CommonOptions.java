@@ -1,6 +1,7 @@
 package io.rekey.cli;
 
 import io.rekey.hbase.HBaseSettings;
+import io.rekey.options.Location;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import java.nio.file.Path;
@@ -33,13 +34,17 @@ final class CommonOptions {
                       o, raw, "must look like key=value");
                 }
               });
-  static final OptionDef<Path> JSON =
-      OptionDef.path("json", "FILE", "also write the result as JSON to FILE ('-' for stdout)");
-  static final OptionDef<Path> CONF =
-      OptionDef.path(
+  static final OptionDef<Location> JSON =
+      OptionDef.location(
+          "json",
+          "FILE",
+          "also write the result as JSON to FILE ('-' for stdout; hdfs://... for a Hadoop path)");
+  static final OptionDef<Location> CONF =
+      OptionDef.location(
           "conf",
           "FILE",
-          "job file: key = value lines with these options' names; command-line options win");
+          "job file: key = value lines with these options' names; command-line options win (a"
+              + " local path, or hdfs://...)");
 
   private CommonOptions() {}
 

@@ -1,9 +1,11 @@
 package io.rekey.cli;
 
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.HadoopFiles;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.RunLockedException;
 import io.rekey.options.InvalidOptionException;
+import io.rekey.options.Location;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import java.io.PrintStream;
@@ -18,8 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@code hbase-rekey} command line: one subcommand per job. The only class that exits the JVM;
- * everything below it returns results or throws.
+ * The {@code hbase-rekey} command line: one subcommand per job. The only class that exits the JVM
+ * (but in a YARN cluster-mode driver, which must not: {@link YarnClusterExit}); everything below it
+ * returns results or throws.
  */
 public final class Main {
   /** The program name in usage text. */
@@ -70,8 +73,18 @@ public final class Main {
   }
 
   public static void main(String[] args) {
-    ExitCode code = new Main(System.out, System.err, System.getenv()).run(args);
+    YarnClusterExit.ErrorLine err = new YarnClusterExit.ErrorLine(System.err);
+    ExitCode code = new Main(System.out, err, System.getenv()).run(args);
     System.out.flush();
+    err.flush();
+    if (YarnClusterExit.applies(System.getProperties())) {
+      // Inside YARN's ApplicationMaster: return or throw, never exit (see YarnClusterExit).
+      YarnClusterExit.registerWithYarn(YarnClusterExit.applicationName(PROGRAM, args));
+      if (code != ExitCode.OK) {
+        throw new YarnClusterExit.CommandFailed(code, err.first());
+      }
+      return;
+    }
     System.exit(code.code());
   }
 
@@ -201,13 +214,14 @@ public final class Main {
   }
 
   private static OptionValues withJobFile(Command<?> command, OptionValues cli) {
-    Path file = cli.get(CommonOptions.CONF);
+    Location file = cli.get(CommonOptions.CONF);
     if (file == null) {
       return cli;
     }
     List<OptionDef<?>> inFile = new ArrayList<>(command.options());
     inFile.addAll(CommonOptions.declaredInFiles());
-    return cli.over(OptionValues.fromFile(file, command.jobFileCommand(), inFile));
+    return cli.over(
+        HadoopFiles.readJobFile(file, CommonOptions.CONF.name(), command.jobFileCommand(), inFile));
   }
 
   private ExitCode usageError(String program, InvalidOptionException e) {

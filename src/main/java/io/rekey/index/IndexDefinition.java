@@ -1,7 +1,9 @@
 package io.rekey.index;
 
+import io.rekey.hbase.HadoopFiles;
 import io.rekey.keys.LayoutException;
 import io.rekey.options.InvalidOptionException;
+import io.rekey.options.Location;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.PinnedOptions;
@@ -126,11 +128,12 @@ public record IndexDefinition(
   public static final OptionDef<Long> SAFETY_LAG = io.rekey.hbase.RunState.SAFETY_LAG;
   public static final OptionDef<Boolean> ALLOW_SHORT_LAG = io.rekey.hbase.RunState.ALLOW_SHORT_LAG;
 
-  public static final OptionDef<java.nio.file.Path> DEF =
-      OptionDef.path(
+  public static final OptionDef<Location> DEF =
+      OptionDef.location(
           "def",
           "FILE",
-          "the index definition: key = value lines with the options below; the command line wins");
+          "the index definition: key = value lines with the options below; the command line wins"
+              + " (a local path, or hdfs://...)");
 
   /** The definition's options and {@code --def}, as every index command declares them. */
   public static List<OptionDef<?>> declaredWithFile() {
@@ -142,11 +145,11 @@ public record IndexDefinition(
 
   /** {@code given} over the values of its {@code --def} file, if it names one. */
   public static OptionValues withDefinitionFile(OptionValues given) {
-    java.nio.file.Path file = given.get(DEF);
+    Location file = given.get(DEF);
     if (file == null) {
       return given;
     }
-    return given.over(OptionValues.fromFile(file, "index", declared(), DEF.name()));
+    return given.over(HadoopFiles.readJobFile(file, DEF.name(), "index", declared()));
   }
 
   /** Every option of a definition, in usage order. */

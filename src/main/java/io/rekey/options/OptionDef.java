@@ -133,6 +133,21 @@ public final class OptionDef<T> {
         });
   }
 
+  /** A file or directory, local or a Hadoop filesystem URI ({@link Location}). */
+  public static OptionDef<Location> location(String name, String valueName, String doc) {
+    return valued(
+        name,
+        valueName,
+        doc,
+        (o, raw) -> {
+          if (raw.isBlank()) {
+            throw InvalidOptionException.of(
+                o, raw, "must be a path, or a URI such as hdfs://namenode:8020/dir/file");
+          }
+          return new Location(raw);
+        });
+  }
+
   /** One of the constants of an enum, named in lower case with dashes. */
   public static <E extends Enum<E>> OptionDef<E> choice(
       String name, String doc, Class<E> type, E defaultValue) {

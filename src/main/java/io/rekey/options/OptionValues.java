@@ -66,6 +66,23 @@ public final class OptionValues {
    */
   public static OptionValues fromFile(
       Path file, String command, List<OptionDef<?>> declared, String option) {
+    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+      return fromProperties(file.toString(), in, command, declared, option);
+    } catch (NoSuchFileException e) {
+      throw new InvalidOptionException(
+          "--"
+              + option
+              + " is '"
+              + file
+              + "' but that file does not exist; give the path of a job file");
+    } catch (IOException e) {
+      throw unreadable(option, file.toString(), e);
+    }
+  }
+
+  /** The same for a file already opened, wherever it is ({@code file} names it in messages). */
+  public static OptionValues fromProperties(
+      String file, Reader in, String command, List<OptionDef<?>> declared, String option) {
     List<String> repeated = new ArrayList<>();
     // Properties keeps the last of two equal keys; a job file that says an option twice would
     // lose a value without a word, so repeated keys are refused.
@@ -81,23 +98,10 @@ public final class OptionValues {
             return super.put(key, value);
           }
         };
-    try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+    try {
       props.load(in);
-    } catch (NoSuchFileException e) {
-      throw new InvalidOptionException(
-          "--"
-              + option
-              + " is '"
-              + file
-              + "' but that file does not exist; give the path of a job file");
     } catch (IOException | IllegalArgumentException e) {
-      throw new InvalidOptionException(
-          "--"
-              + option
-              + " is '"
-              + file
-              + "' but it cannot be read as a properties file: "
-              + e.getMessage());
+      throw unreadable(option, file, e);
     }
     if (!repeated.isEmpty()) {
       throw new InvalidOptionException(
@@ -154,6 +158,16 @@ public final class OptionValues {
       }
     }
     return values;
+  }
+
+  private static InvalidOptionException unreadable(String option, String file, Exception e) {
+    return new InvalidOptionException(
+        "--"
+            + option
+            + " is '"
+            + file
+            + "' but it cannot be read as a properties file: "
+            + e.getMessage());
   }
 
   /**

@@ -3,11 +3,10 @@ package io.rekey.report;
 import io.rekey.audit.AuditResult;
 import io.rekey.common.Json;
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.HadoopFiles;
+import io.rekey.options.Location;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
+import org.apache.hadoop.conf.Configuration;
 
 /**
  * Writes {@code audit.json} and {@code audit.html} into a directory, each under a temporary name
@@ -19,20 +18,13 @@ public final class AuditReport {
 
   private AuditReport() {}
 
-  public static void write(AuditResult result, Path dir) {
+  public static void write(AuditResult result, Location dir, Configuration conf) {
     try {
-      Files.createDirectories(dir);
-      replace(dir.resolve(JSON), Json.toJson(result) + "\n");
-      replace(dir.resolve(HTML), AuditHtml.render(result));
+      HadoopFiles.write(dir.child(JSON), Json.toJson(result) + "\n", conf);
+      HadoopFiles.write(dir.child(HTML), AuditHtml.render(result), conf);
     } catch (IOException e) {
       throw new RekeyException(
           "cannot write the audit report to " + dir + " (--out): " + e.getMessage(), e);
     }
-  }
-
-  private static void replace(Path file, String text) throws IOException {
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.writeString(tmp, text, StandardCharsets.UTF_8);
-    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 }

@@ -1,5 +1,6 @@
 package io.rekey.spark;
 
+import io.rekey.common.RekeyException;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
 
@@ -30,7 +31,11 @@ public final class SparkSessions {
     }
     // spark-submit names an application after its main class unless given --name: the job's
     // name (command and tables) says more in the cluster manager's list of applications.
-    if (!conf.contains("spark.app.name") || conf.get("spark.app.name").equals(MAIN_CLASS)) {
+    // In YARN cluster mode the launcher names it by the command alone (spark-submit names it
+    // before the options are read): the driver's own name says more.
+    if (!conf.contains("spark.app.name")
+        || conf.get("spark.app.name").equals(MAIN_CLASS)
+        || appName.startsWith(conf.get("spark.app.name"))) {
       conf.setAppName(appName);
     }
     String plugins = conf.get("spark.plugins", "");
@@ -57,6 +62,29 @@ public final class SparkSessions {
         conf.set("spark.kryo.referenceTracking", "false");
       }
     }
-    return SparkSession.builder().config(conf).getOrCreate();
+    try {
+      return SparkSession.builder().config(conf).getOrCreate();
+    } catch (Exception e) { // Scala rethrows YARN's checked exceptions unsaid
+      // An application the cluster manager refuses (a queue that does not exist, containers larger
+      // than a node): its reason in one line, not a stack trace.
+      throw new RekeyException(
+          "Spark could not start the application on "
+              + conf.get("spark.master")
+              + ": "
+              + rootCause(e)
+              + ". Check the spark-submit options (--queue, --executor-memory, --driver-memory,"
+              + " --executor-cores) against what the cluster allows",
+          e);
+    }
+  }
+
+  /** The innermost cause's message, its first line. */
+  static String rootCause(Throwable e) {
+    Throwable root = e;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String message = root.getMessage() == null ? root.toString() : root.getMessage();
+    return message.strip().split("\n", 2)[0];
   }
 }

@@ -22,7 +22,7 @@ class AuditOptionsTest {
     AuditOptions o = parse("table", "demo:messages");
     assertThat(o.liveScan()).isFalse();
     assertThat(o.sampling().mode()).isEqualTo("all");
-    assertThat(o.out()).isEqualTo(Path.of("var", "audit", "demo_messages"));
+    assertThat(o.out().local()).isEqualTo(Path.of("var", "audit", "demo_messages"));
     assertThat(o.failOn()).isEqualTo(AuditOptions.FailOn.NEVER);
     assertThat(o.candidates())
         .extracting(LayoutSimulator.Candidate::targetSpec)

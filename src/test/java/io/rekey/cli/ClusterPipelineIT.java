@@ -24,15 +24,19 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole pipeline as a cluster user runs it: {@code jobs/cluster-local.sh} starts HDFS,
- * ZooKeeper, an HBase master and region server (root dir on that HDFS) and a Spark standalone
- * Master and Worker, each in a JVM of its own; every command goes through {@code
- * jobs/hbase-rekey.sh --master spark://...} (spark-submit, client mode) with the default staging,
- * which is on HDFS. The same commands in local mode, on tables of their own, must give the same
- * counts; the tasks must have run in the Worker's executor JVMs, whose logs hold no stack trace;
- * the applications carry the job's name.
+ * ZooKeeper, an HBase master and region server (root dir on that HDFS), a YARN ResourceManager and
+ * NodeManager, and a Spark standalone Master and Worker, each in a JVM of its own; every command
+ * goes through {@code jobs/hbase-rekey.sh} (spark-submit) with the default staging, which is on
+ * HDFS: on the standalone master, on YARN in client mode, and on YARN in cluster mode, where the
+ * driver runs in a NodeManager's container and gets its job files and HBase settings through {@code
+ * --files} and writes its results to HDFS. The same commands in local mode, on tables of their own,
+ * must give the same counts; the tasks must have run in the Worker's executor JVMs (whose logs hold
+ * no stack trace) and in YARN containers; the applications carry the job's name, and every YARN
+ * application ended SUCCEEDED in one attempt but the one meant to fail, which ended FAILED with the
+ * tool's line and exit code in its diagnostics.
  *
- * <p>Not part of the default {@code mvn -B verify} (it would take the suite past 20 minutes):
- * {@code mvn -B verify -Pcluster} runs it, as {@code .ci/run} does after the default suite.
+ * <p>Not part of the default {@code mvn -B verify} (it takes about 17 minutes on its own): {@code
+ * mvn -B verify -Pcluster} runs it, as {@code .ci/run} does after the default suite.
  */
 class ClusterPipelineIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,6 +45,10 @@ class ClusterPipelineIT {
 
   private static final String USER_OPTION = "-Drekey.it.user.option=kept";
 
+  /** Where the pipeline runs; {@code local} last, the counts every other mode must equal. */
+  private static final List<String> MODES =
+      List.of("cluster", "yarn_client", "yarn_cluster", "local");
+
   @TempDir static Path dir;
   private static final Map<String, String> env = new HashMap<>();
   private static int base;
@@ -48,20 +56,23 @@ class ClusterPipelineIT {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    base = freePortRange(12);
+    base = freePortRange(20);
     env.put("REKEY_CLUSTER_DIR", dir.resolve("cluster").toString());
     env.put("REKEY_CLUSTER_PORT_BASE", Integer.toString(base));
     env.put("REKEY_VAR", dir.resolve("var").toString());
     env.put("REKEY_WORKER_CORES", "2");
     env.put("REKEY_WORKER_MEMORY", "2g");
     env.put("REKEY_HBASE_HEAP", "768m");
+    env.put("REKEY_NM_MEMORY_MB", "5120");
+    // spark-submit finds the ResourceManager here.
+    env.put("HADOOP_CONF_DIR", dir.resolve("cluster/conf").toString());
     // The driver binds where the Worker on 127.0.0.1 reaches it.
     env.put("SPARK_LOCAL_IP", "127.0.0.1");
     conf = dir.resolve("cluster/conf");
     Scripts.Finished start = cluster("start");
     assertThat(start.exit()).as(start.output()).isZero();
     assertThat(start.output())
-        .contains("HDFS up", "HBase up", "the local cluster is up", "spark-worker  pid");
+        .contains("HDFS up", "HBase up", "YARN up", "the local cluster is up", "spark-worker  pid");
   }
 
   @AfterAll
@@ -73,12 +84,11 @@ class ClusterPipelineIT {
 
   @Test
   void everyCommandRunsOnTheClusterWithTheCountsOfLocalMode() throws Exception {
-    String master = "spark://127.0.0.1:" + (base + 8);
     ok(job(null, "generate", "--table", "it:messages", "--rows", "1500", "--seed", "7"));
 
     Map<String, Map<String, Object>> counts = new LinkedHashMap<>();
-    for (String mode : List.of("cluster", "local")) {
-      counts.put(mode, firstHalf(mode, mode.equals("cluster") ? master : "local[2]"));
+    for (String mode : MODES) {
+      counts.put(mode, firstHalf(mode));
     }
     // New messages after the index builds, for the incremental runs; past the 1 s safety lag.
     ok(
@@ -98,10 +108,12 @@ class ClusterPipelineIT {
             "--if-nonempty",
             "append"));
     Thread.sleep(2500);
-    for (String mode : List.of("cluster", "local")) {
-      counts.get(mode).putAll(secondHalf(mode, mode.equals("cluster") ? master : "local[2]"));
+    for (String mode : MODES) {
+      counts.get(mode).putAll(secondHalf(mode));
     }
-    assertThat(counts.get("cluster")).isEqualTo(counts.get("local"));
+    for (String mode : MODES) {
+      assertThat(counts.get(mode)).as(mode).isEqualTo(counts.get("local"));
+    }
     assertThat(counts.get("cluster").get("rekey cells written")).isNotEqualTo(0L);
     assertThat(counts.get("cluster").get("index update entries")).isEqualTo(200L);
 
@@ -138,53 +150,167 @@ class ClusterPipelineIT {
             "hbase-rekey index build it:messages -> it:cluster_by_sender",
             "hbase-rekey index update it:messages -> it:cluster_by_sender",
             "hbase-rekey index scrutiny it:messages -> it:cluster_by_sender");
+
+    yarnApplicationsEndedAsTheirCommands();
   }
 
-  /** audit, rekey (which verifies), verify and index build; their counts. */
-  private Map<String, Object> firstHalf(String mode, String master) throws Exception {
-    Map<String, Object> counts = new LinkedHashMap<>();
-    JsonNode audit =
-        ok(
-            job(
-                master,
+  /**
+   * Every YARN application ended SUCCEEDED after one attempt, and ran executors in containers; then
+   * a cluster-mode command whose job file was not shipped ends FAILED in one attempt, its
+   * diagnostics holding the tool's line and exit code, and spark-submit exits non-zero; dynamic
+   * allocation is sized for its maximum; an unknown queue is one line.
+   */
+  private void yarnApplicationsEndedAsTheirCommands() throws Exception {
+    JsonNode apps = rest("/ws/v1/cluster/apps").at("/apps/app");
+    List<String> names = new ArrayList<>();
+    for (JsonNode app : apps) {
+      names.add(app.get("name").asText());
+      assertThat(app.get("finalStatus").asText()).as(app.toString()).isEqualTo("SUCCEEDED");
+      assertThat(attempts(app.get("id").asText())).as(app.toString()).isEqualTo(1);
+    }
+    // In client mode the driver names its application; in cluster mode spark-submit does, before
+    // the options are read, and the launcher names it by the command.
+    assertThat(names)
+        .contains(
+            "hbase-rekey audit it:messages",
+            "hbase-rekey rekey it:messages -> it:yarn_client_salted",
+            "hbase-rekey index update it:messages -> it:yarn_client_by_sender",
+            "hbase-rekey audit",
+            "hbase-rekey rekey",
+            "hbase-rekey index update");
+    try (Stream<Path> files = Files.walk(dir.resolve("cluster/yarn/logs"))) {
+      assertThat(files.filter(p -> p.getFileName().toString().equals("stderr")).count())
+          .as("container logs: ApplicationMasters and executors")
+          .isGreaterThan(20);
+    }
+
+    Scripts.Finished failed =
+        job("yarn_cluster", "index", "update", "--def", "not-shipped.properties");
+    assertThat(failed.exit()).as(failed.output()).isNotZero();
+    JsonNode app = null;
+    for (JsonNode a : rest("/ws/v1/cluster/apps").at("/apps/app")) {
+      if (a.get("finalStatus").asText().equals("FAILED")) {
+        app = a;
+      }
+    }
+    assertThat(app).as(failed.output()).isNotNull();
+    assertThat(app.get("diagnostics").asText())
+        .contains(
+            "error: --def is 'not-shipped.properties' but that file does not exist on this YARN"
+                + " container's host",
+            "spark-submit --files",
+            "(hbase-rekey exit code 2)");
+    assertThat(attempts(app.get("id").asText())).isEqualTo(1);
+
+    // Dynamic allocation (shuffle tracking, no external shuffle service): the job sizes its tasks
+    // for the most executors it may get, and says so.
+    Scripts.Finished dynamic =
+        Scripts.run(
+            env,
+            400,
+            List.of(
+                "bash",
+                "jobs/hbase-rekey.sh",
+                "--master",
+                "yarn",
+                "--conf",
+                "spark.yarn.jars=local:" + dir.resolve("cluster/spark-home/jars") + "/*",
+                "--conf",
+                "spark.dynamicAllocation.enabled=true",
+                "--conf",
+                "spark.dynamicAllocation.shuffleTracking.enabled=true",
+                "--conf",
+                "spark.dynamicAllocation.maxExecutors=3",
+                "--executor-cores",
+                "1",
+                "--executor-memory",
+                "1g",
                 "audit",
                 "--table",
                 "it:messages",
                 "--out",
-                dir.resolve("audit-" + mode).toString()));
+                dir.resolve("audit-dynamic").toString(),
+                "--hbase-conf",
+                conf.toString()));
+    assertThat(dynamic.exit()).as(dynamic.output()).isZero();
+    assertThat(dynamic.output())
+        .contains(
+            "sizing the job's tasks for 3 cores (dynamic allocation:"
+                + " spark.dynamicAllocation.maxExecutors=3 × 1 cores)");
+
+    // A queue YARN does not have: one line, no stack trace, exit 1.
+    List<String> line =
+        new ArrayList<>(
+            List.of(
+                "bash",
+                "jobs/hbase-rekey.sh",
+                "--master",
+                "yarn",
+                "--queue",
+                "no_such_queue",
+                "--conf",
+                "spark.yarn.jars=local:" + dir.resolve("cluster/spark-home/jars") + "/*",
+                "audit",
+                "--table",
+                "it:messages",
+                "--hbase-conf",
+                conf.toString()));
+    Scripts.Finished refused = Scripts.run(env, 300, line);
+    assertThat(refused.exit()).as(refused.output()).isEqualTo(1);
+    assertThat(refused.output())
+        .contains("error: audit: Spark could not start the application on yarn: ")
+        .contains("no_such_queue")
+        .doesNotContain("\tat ");
+  }
+
+  private static JsonNode rest(String path) throws IOException {
+    return JSON.readTree(URI.create("http://127.0.0.1:" + (base + 16) + path).toURL());
+  }
+
+  private static int attempts(String application) throws IOException {
+    return rest("/ws/v1/cluster/apps/" + application + "/appattempts")
+        .at("/appAttempts/appAttempt")
+        .size();
+  }
+
+  /** audit, rekey (which verifies), verify and index build; their counts. */
+  private Map<String, Object> firstHalf(String mode) throws Exception {
+    Map<String, Object> counts = new LinkedHashMap<>();
+    JsonNode audit =
+        ok(job(mode, "audit", "--table", "it:messages", "--out", output(mode, "audit-" + mode)));
     counts.put("audit rows", audit.at("/totals/rows").asLong());
     counts.put("audit cells", audit.at("/totals/cells").asLong());
-    JsonNode rekey = ok(job(master, copy("rekey", mode, "--max-rejects", "0")));
+    JsonNode rekey = ok(job(mode, copy("rekey", mode, "--max-rejects", "0")));
     assertThat(rekey.at("/plan/runDir").asText())
         .as("default staging on the cluster's HDFS, per user")
         .startsWith(
-            mode.equals("cluster")
-                ? "hdfs://127.0.0.1:" + base + "/user/" + System.getProperty("user.name")
-                : "hdfs://");
+            mode.equals("local")
+                ? "hdfs://"
+                : "hdfs://127.0.0.1:" + base + "/user/" + System.getProperty("user.name"));
     counts.put("rekey cells read", rekey.get("cellsRead").asLong());
     counts.put("rekey cells written", rekey.get("cellsWritten").asLong());
     counts.put("rekey verify", rekey.at("/verify/matches").asBoolean());
-    JsonNode verify = ok(job(master, copy("verify", mode)));
+    JsonNode verify = ok(job(mode, copy("verify", mode)));
     counts.put("verify", verify.get("matches").asBoolean());
     counts.put("verify cells", verify.get("sourceCells").asLong());
-    JsonNode build = ok(job(master, "index", "build", "--def", definition(mode).toString()));
+    JsonNode build = ok(job(mode, "index", "build", "--def", definition(mode)));
     counts.put("index build entries", build.at("/counts/entries").asLong());
     counts.put("index build stored", build.at("/stored/stored").asLong());
     return counts;
   }
 
   /** index update, scrutiny and lookup after more messages came; their counts. */
-  private Map<String, Object> secondHalf(String mode, String master) throws Exception {
+  private Map<String, Object> secondHalf(String mode) throws Exception {
     Map<String, Object> counts = new LinkedHashMap<>();
-    String def = definition(mode).toString();
-    JsonNode update = ok(job(master, "index", "update", "--def", def));
+    String def = definition(mode);
+    JsonNode update = ok(job(mode, "index", "update", "--def", def));
     counts.put("index update entries", update.at("/counts/entries").asLong());
-    JsonNode scrutiny = ok(job(master, "index", "scrutiny", "--def", def));
+    JsonNode scrutiny = ok(job(mode, "index", "scrutiny", "--def", def));
     for (String field : List.of("sourceRows", "indexEntries", "valid", "missing", "orphan")) {
       counts.put("scrutiny " + field, scrutiny.get(field).asLong());
     }
     JsonNode lookup =
-        ok(job(master, "index", "lookup", "--def", def, "--value", "user00000", "--check-source"));
+        ok(job(mode, "index", "lookup", "--def", def, "--value", "user00000", "--check-source"));
     counts.put("lookup entries", lookup.get("entries").asLong());
     return counts;
   }
@@ -207,7 +333,11 @@ class ClusterPipelineIT {
     return args.toArray(String[]::new);
   }
 
-  private static Path definition(String mode) throws IOException {
+  /**
+   * The mode's index definition file: its path, or in YARN cluster mode its file name (the file
+   * goes to the driver's container with --files, see {@link #job}).
+   */
+  private static String definition(String mode) throws IOException {
     Path def = dir.resolve(mode + "-by-sender.properties");
     Files.writeString(
         def,
@@ -222,20 +352,69 @@ class ClusterPipelineIT {
             "safety-lag = 1",
             "allow-short-lag = true",
             ""));
-    return def;
+    return mode.equals("yarn_cluster") ? def.getFileName().toString() : def.toString();
   }
 
-  /** One command through the launcher; {@code master} null runs it without naming one. */
-  private static Scripts.Finished job(String master, String... command) throws Exception {
+  /** Where a command writes a result: on HDFS when its driver runs in a YARN container. */
+  private static String output(String mode, String name) {
+    return mode.equals("yarn_cluster")
+        ? "hdfs://127.0.0.1:" + base + "/it/results/" + name
+        : dir.resolve(name).toString();
+  }
+
+  /**
+   * One command through the launcher in {@code mode}: {@code cluster} (the standalone master),
+   * {@code yarn_client}, {@code yarn_cluster}, {@code local}, or null (no master named).
+   */
+  private static Scripts.Finished job(String mode, String... command) throws Exception {
     List<String> line = new ArrayList<>(List.of("bash", "jobs/hbase-rekey.sh"));
-    if (master != null) {
-      line.addAll(List.of("--master", master, "--conf", "spark.ui.enabled=false"));
+    boolean inContainer = "yarn_cluster".equals(mode);
+    if (mode != null && mode.equals("local")) {
+      line.addAll(List.of("--master", "local[2]"));
+    } else if (mode != null) {
+      if (mode.equals("cluster")) {
+        line.addAll(List.of("--master", "spark://127.0.0.1:" + (base + 8)));
+      } else {
+        line.addAll(
+            List.of(
+                "--master",
+                "yarn",
+                "--deploy-mode",
+                inContainer ? "cluster" : "client",
+                "--conf",
+                "spark.yarn.jars=local:" + dir.resolve("cluster/spark-home/jars") + "/*",
+                "--num-executors",
+                "2",
+                "--executor-cores",
+                "1",
+                "--executor-memory",
+                "1g",
+                "--driver-memory",
+                "1g",
+                "--conf",
+                "spark.yarn.am.memory=512m"));
+      }
+      line.addAll(List.of("--conf", "spark.ui.enabled=false"));
       // A user's own executor option, which the launcher's JDK flags must not replace.
       line.addAll(List.of("--conf", "spark.executor.extraJavaOptions=" + USER_OPTION));
     }
+    if (inContainer) {
+      // The driver's container gets the HBase settings (on its classpath) and the job files.
+      List<String> files = new ArrayList<>(List.of(conf.resolve("hbase-site.xml").toString()));
+      for (int i = 0; i + 1 < command.length; i++) {
+        if (command[i].equals("--def") && Files.exists(dir.resolve(command[i + 1]))) {
+          files.add(dir.resolve(command[i + 1]).toString());
+        }
+      }
+      line.addAll(List.of("--files", String.join(",", files)));
+    }
     line.addAll(List.of(command));
-    Path json = Files.createTempFile(dir, "result", ".json");
-    line.addAll(List.of("--hbase-conf", conf.toString(), "--json", json.toString()));
+    String json =
+        output(inContainer ? mode : "local", "result-" + java.util.UUID.randomUUID() + ".json");
+    if (!inContainer) {
+      line.addAll(List.of("--hbase-conf", conf.toString()));
+    }
+    line.addAll(List.of("--json", json));
     Scripts.Finished f = Scripts.run(env, 400, line);
     return new Scripts.Finished(f.exit(), f.output() + "\n@json " + json);
   }
@@ -243,7 +422,14 @@ class ClusterPipelineIT {
   private static JsonNode ok(Scripts.Finished run) throws IOException {
     assertThat(run.exit()).as(run.output()).isZero();
     String path = run.output().substring(run.output().lastIndexOf("@json ") + 6).strip();
-    return JSON.readTree(Path.of(path).toFile());
+    if (!path.startsWith("hdfs://")) {
+      return JSON.readTree(Path.of(path).toFile());
+    }
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
+    try (java.io.InputStream in =
+        p.getFileSystem(new org.apache.hadoop.conf.Configuration()).open(p)) {
+      return JSON.readTree(in);
+    }
   }
 
   private static Scripts.Finished cluster(String action) throws Exception {

@@ -6,11 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.rekey.audit.AuditResult;
 import io.rekey.audit.AuditResultsForTests;
 import io.rekey.common.Json;
+import io.rekey.options.Location;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
@@ -19,7 +21,7 @@ class AuditHtmlTest {
   @Test
   void theReportIsWellFormedSelfContainedAndHasEveryChart(@TempDir Path dir) throws Exception {
     AuditResult result = AuditResultsForTests.timeFirst();
-    AuditReport.write(result, dir);
+    AuditReport.write(result, new Location(dir.toString()), new Configuration(false));
     String html = Files.readString(dir.resolve(AuditReport.HTML));
 
     DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
@@ -40,7 +42,8 @@ class AuditHtmlTest {
 
   @Test
   void theJsonCarriesItsSchemaVersionAndTheDocumentedSections(@TempDir Path dir) throws Exception {
-    AuditReport.write(AuditResultsForTests.timeFirst(), dir);
+    AuditReport.write(
+        AuditResultsForTests.timeFirst(), new Location(dir.toString()), new Configuration(false));
     JsonNode json = Json.mapper().readTree(dir.resolve(AuditReport.JSON).toFile());
     assertThat(json.get("schemaVersion").asInt()).isEqualTo(AuditResult.SCHEMA_VERSION);
     for (String field :

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.rekey.audit.AuditResultsForTests;
+import io.rekey.options.Location;
 import io.rekey.testing.Scripts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +25,8 @@ class ReportInBrowserIT {
 
   @Test
   void theReportRendersInChromiumAndABrokenOneIsRefused() throws Exception {
-    AuditReport.write(AuditResultsForTests.timeFirst(), dir);
+    AuditReport.write(
+        AuditResultsForTests.timeFirst(), new Location(dir.toString()), new Configuration(false));
     Path html = dir.resolve(AuditReport.HTML);
     Scripts.Finished good =
         Scripts.run(Map.of(), 600, List.of("jobs/check-report.sh", "--install", html.toString()));
