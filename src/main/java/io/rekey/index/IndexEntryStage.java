@@ -118,21 +118,26 @@ public final class IndexEntryStage
         return;
       }
       List<Result> batch = new ArrayList<>(FETCH_BATCH);
+      // Each row's window, or null where the row is read again.
+      List<Result> told = new ArrayList<>(FETCH_BATCH);
       List<Get> reads = new ArrayList<>();
       List<Get> records = new ArrayList<>(FETCH_BATCH);
       while (batch.size() < FETCH_BATCH && rows.hasNext()) {
         Result row = rows.next()._2();
         batch.add(row);
         records.add(entries.rowRecordGet(row.getRow()));
-        if (!entries.windowSuffices(row)) {
+        boolean suffices = entries.windowSuffices(row);
+        told.add(suffices ? row : null);
+        if (!suffices) {
           reads.add(entries.current(row.getRow()));
         }
       }
       Map<String, Result> now = byRow(read(definition.source(), reads));
       Map<String, Result> recorded = byRow(read(definition.indexTable(), records));
-      for (Result row : batch) {
+      for (int i = 0; i < batch.size(); i++) {
+        Result row = batch.get(i);
         String key = Bytes.toStringBinary(row.getRow());
-        Result state = entries.windowSuffices(row) ? row : now.getOrDefault(key, EMPTY_ROW);
+        Result state = told.get(i) != null ? told.get(i) : now.getOrDefault(key, EMPTY_ROW);
         change(row.getRow(), state, entries.rowRecord(recorded.get(key)));
       }
     }

@@ -117,6 +117,17 @@ class IndexIT {
     return v;
   }
 
+  /** An index of the user field of keys {@code USER_N}, in SOURCE_by_user. */
+  static OptionValues byUserField(TableName source) {
+    return OptionValues.empty()
+        .with("source", source.getNameAsString())
+        .with("source-key", "text: user + '_' + n:long")
+        .with("field", "user")
+        .with("index-table", source.getNameAsString() + "_by_user")
+        .with("safety-lag", "0")
+        .with("allow-short-lag", "true");
+  }
+
   /** The sender index's table name for a messages table. */
   static String bySender(TableName source) {
     return source.getNameAsString() + "_by_sender";
@@ -610,14 +621,7 @@ class IndexIT {
     TestTables.put(source, puts);
 
     // The value is the key's user field; its entries carry no time (IndexEntries.FIELD_TS).
-    OptionValues byField =
-        OptionValues.empty()
-            .with("source", source.getNameAsString())
-            .with("source-key", "text: user + '_' + n:long")
-            .with("field", "user")
-            .with("index-table", source.getNameAsString() + "_by_user")
-            .with("safety-lag", "0")
-            .with("allow-short-lag", "true");
+    OptionValues byField = byUserField(source);
     IndexRunResult f = runBuild(byField);
     assertThat(f.counts().entries()).isEqualTo(60);
     IndexLookup.Result bob = lookup(byField).lookup("bob", null, null, 100, false);

@@ -104,14 +104,7 @@ class IndexShapesIT {
               .addColumn(b("m"), b("read"), IndexIT.T0 + i, b("no")));
     }
     TestTables.put(source, puts);
-    OptionValues def =
-        OptionValues.empty()
-            .with("source", source.getNameAsString())
-            .with("source-key", "text: user + '_' + n:long")
-            .with("field", "user")
-            .with("index-table", source.getNameAsString() + "_by_user")
-            .with("safety-lag", "0")
-            .with("allow-short-lag", "true");
+    OptionValues def = IndexIT.byUserField(source);
     runBuild(def);
     long now = System.currentTimeMillis();
     TestTables.put(source, List.of(new Put(b("u1_5")).addColumn(b("m"), b("read"), now, b("yes"))));
