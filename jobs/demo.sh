@@ -44,17 +44,17 @@ else
 fi
 
 step "2/12 generate demo:messages: $ROWS messages keyed <epoch-millis>_<sender>_<message-id>"
-jobs/hbase-rekey.sh generate --conf conf/jobs/generate-demo.properties --rows "$ROWS" \
+jobs/hbase-rekey.sh generate --job-file conf/jobs/generate-demo.properties --rows "$ROWS" \
   --if-nonempty skip --json var/demo/generate.json
 
 step "3/12 describe demo:messages: one region, no compression, and every new write lands at the end"
-jobs/hbase-rekey.sh describe --conf conf/jobs/describe-demo.properties --json var/demo/describe.json
+jobs/hbase-rekey.sh describe --job-file conf/jobs/describe-demo.properties --json var/demo/describe.json
 
 step "4/12 audit demo:messages: the monotonic key and the hot last key range, and what-if layouts"
-jobs/hbase-rekey.sh audit --conf conf/jobs/audit-demo.properties --json var/demo/audit.json
+jobs/hbase-rekey.sh audit --job-file conf/jobs/audit-demo.properties --json var/demo/audit.json
 
 step "5/12 rekey demo:messages -> demo:messages_salted: salt(16) + sender + reverse_ts(ts) + msgid"
-jobs/hbase-rekey.sh rekey --conf conf/jobs/rekey-demo.properties --json var/demo/rekey.json
+jobs/hbase-rekey.sh rekey --job-file conf/jobs/rekey-demo.properties --json var/demo/rekey.json
 
 step "6/12 describe demo:messages_salted: 16 regions, each holding its share"
 jobs/hbase-rekey.sh describe --table demo:messages_salted --json var/demo/describe-rekeyed.json
@@ -72,21 +72,21 @@ jobs/hbase-rekey.sh index lookup --def conf/indexes/demo-messages-by-sender.prop
   --value user00000 --limit 3 --check-source --json var/demo/index-lookup.json
 
 step "10/12 live migration: 300 new messages and 30 deletes after the copy; rekey sync carries them over"
-jobs/hbase-rekey.sh generate --conf conf/jobs/generate-demo.properties --rows 300 --seed 7 \
+jobs/hbase-rekey.sh generate --job-file conf/jobs/generate-demo.properties --rows 300 --seed 7 \
   --start-time now --interval-millis 1 --multi-version-percent 0 --delete-rows 30 --if-nonempty append \
   --json var/demo/generate-more.json
 sleep 7  # the sync stops the demo's safety lag (5 s) before now; let the new messages pass it
-jobs/hbase-rekey.sh rekey sync --conf conf/jobs/rekey-demo.properties --json var/demo/sync.json
+jobs/hbase-rekey.sh rekey sync --job-file conf/jobs/rekey-demo.properties --json var/demo/sync.json
 
 step "11/12 verify demo:messages -> demo:messages_salted again: MATCH, the new writes and deletes included"
-jobs/hbase-rekey.sh verify --conf conf/jobs/verify-demo.properties --json var/demo/verify.json
+jobs/hbase-rekey.sh verify --job-file conf/jobs/verify-demo.properties --json var/demo/verify.json
 
 step "12/12 the switch: 20 messages backfilled with 2-hour-old timestamps (no sync window sees them); writers stop; rekey sync --final --repair"
-jobs/hbase-rekey.sh generate --conf conf/jobs/generate-demo.properties --rows 20 --seed 8 \
+jobs/hbase-rekey.sh generate --job-file conf/jobs/generate-demo.properties --rows 20 --seed 8 \
   --start-time "$(date -u -d '-2 hours' +%Y-%m-%dT%H:%M:%SZ)" --interval-millis 1 \
   --multi-version-percent 0 --if-nonempty append --json var/demo/generate-backfill.json
 sleep 6  # the writers "stop" now; the final window ends the safety lag (5 s) before now
-jobs/hbase-rekey.sh rekey sync --final --repair --conf conf/jobs/rekey-demo.properties \
+jobs/hbase-rekey.sh rekey sync --final --repair --job-file conf/jobs/rekey-demo.properties \
   --json var/demo/sync-final.json
 
 for report in var/audit/demo_messages/audit.html var/audit/demo_messages_salted/audit.html; do

@@ -5,12 +5,12 @@
 #
 #   jobs/hbase-rekey.sh describe --table demo:messages
 #   jobs/hbase-rekey.sh --master yarn --deploy-mode client --executor-memory 8g --num-executors 20 \
-#     --conf spark.executor.cores=4 rekey --conf conf/jobs/rekey-demo.properties
+#     --conf spark.executor.cores=4 rekey --job-file conf/jobs/rekey-demo.properties
 #
 # Options before the command word go to spark-submit as they are (--master, --deploy-mode, --conf
 # K=V, --driver-memory, --executor-memory, --num-executors, --principal/--keytab, --files, --queue,
 # --name, ...); REKEY_SPARK_OPTS="..." holds more, placed first. Options after the command are the
-# command's own (its --conf is a job file). The launcher adds the JDK 17 flags and log settings to
+# command's own (its --job-file names a job file). The launcher adds the JDK 17 flags and log settings to
 # spark.driver/executor.defaultJavaOptions after any the user set, and ships the executors' log
 # settings (conf/log4j2-executor.properties) with --files.
 #

@@ -23,7 +23,7 @@ import org.apache.hadoop.hbase.TableName;
  * @param sampleFraction the share of rows read (1 reads all)
  * @param rowsPerSplit read at most this many rows per input split (0: all)
  * @param out the directory for {@code audit.json} and {@code audit.html}
- * @param failOn the severity from which the exit code is 1
+ * @param failOn the severity from which the exit code is 4
  * @param regions regions of the simulated tables, 0 for as many as the table has
  */
 public record AuditOptions(
@@ -41,7 +41,7 @@ public record AuditOptions(
     int cellSample,
     String staging,
     int batch) {
-  /** When {@code audit} exits with 1 for what it found. */
+  /** When {@code audit} exits with 4 for what it found. */
   public enum FailOn {
     /** Never: the findings are reported, the exit code is 0 (the default). */
     NEVER,
@@ -102,7 +102,7 @@ public record AuditOptions(
   public static final OptionDef<FailOn> FAIL_ON =
       OptionDef.choice(
           "fail-on",
-          "exit with 1 when a finding of this severity or worse fires (for schedules)",
+          "exit with 4 when a finding of this severity or worse fires (for schedules)",
           FailOn.class,
           FailOn.NEVER);
   public static final OptionDef<Long> ROW_SAMPLE =

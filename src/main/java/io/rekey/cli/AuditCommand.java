@@ -9,7 +9,9 @@ import io.rekey.options.OptionValues;
 import io.rekey.report.AuditReport;
 import io.rekey.report.AuditText;
 import io.rekey.spark.SparkSessions;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -22,6 +24,11 @@ final class AuditCommand implements Command<AuditOptions> {
   @Override
   public String name() {
     return "audit";
+  }
+
+  @Override
+  public Set<ExitCode> exitCodes() {
+    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.FINDINGS);
   }
 
   @Override
@@ -56,8 +63,8 @@ final class AuditCommand implements Command<AuditOptions> {
                 "audit: findings at or above --fail-on "
                     + OptionDef.cliName(options.failOn())
                     + " fired; exit code "
-                    + ExitCode.FAILED.code());
-        return ExitCode.FAILED;
+                    + ExitCode.FINDINGS.code());
+        return ExitCode.FINDINGS;
       }
       return ExitCode.OK;
     }

@@ -2,7 +2,9 @@ package io.rekey.cli;
 
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One subcommand: its options, how to turn them into its typed options record, and how to run it.
@@ -16,11 +18,16 @@ interface Command<O> {
   String summary();
 
   /**
-   * The {@code command} a job file given with {@code --conf} must name: the command's own name,
+   * The {@code command} a job file given with {@code --job-file} must name: the command's own name,
    * unless it shares another command's files ({@code rekey sync} takes the {@code rekey} job's).
    */
   default String jobFileCommand() {
     return name();
+  }
+
+  /** The exit codes the command can end with, which its help lists. */
+  default Set<ExitCode> exitCodes() {
+    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE);
   }
 
   /** The command's own options (the common ones are added by {@link Main}). */

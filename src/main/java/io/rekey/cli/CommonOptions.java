@@ -39,21 +39,28 @@ final class CommonOptions {
           "json",
           "FILE",
           "also write the result as JSON to FILE ('-' for stdout; hdfs://... for a Hadoop path)");
-  static final OptionDef<Location> CONF =
+  static final OptionDef<Location> JOB_FILE =
       OptionDef.location(
-          "conf",
+          "job-file",
           "FILE",
           "job file: key = value lines with these options' names; command-line options win (a"
               + " local path, or hdfs://...)");
+
+  /**
+   * The job file's old name, kept so existing schedules run: after the command word it was easily
+   * taken for spark-submit's {@code --conf K=V}. It warns.
+   */
+  static final OptionDef<Location> CONF =
+      OptionDef.location("conf", "FILE", "deprecated: the same as --job-file");
 
   private CommonOptions() {}
 
   /** The common options, which every command's usage lists after its own. */
   static List<OptionDef<?>> declared() {
-    return List.of(ZK, HBASE_CONF, HBASE_SET, JSON, CONF);
+    return List.of(ZK, HBASE_CONF, HBASE_SET, JSON, JOB_FILE, CONF);
   }
 
-  /** Options that make sense in a job file ({@code --conf} inside a job file does not). */
+  /** Options that make sense in a job file ({@code --job-file} inside a job file does not). */
   static List<OptionDef<?>> declaredInFiles() {
     return List.of(ZK, HBASE_CONF, HBASE_SET, JSON);
   }

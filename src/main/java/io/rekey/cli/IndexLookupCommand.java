@@ -7,17 +7,24 @@ import io.rekey.index.IndexLookupOptions;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.hbase.client.Connection;
 
 /**
  * {@code index lookup}: one value's entries, newest first, with their source rows. With {@code
- * --check-source} it exits 1 when the source holds another number of rows with the value.
+ * --check-source} it exits 4 when the source holds another number of rows with the value.
  */
 final class IndexLookupCommand implements Command<IndexLookupOptions> {
   @Override
   public String name() {
     return "index lookup";
+  }
+
+  @Override
+  public Set<ExitCode> exitCodes() {
+    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.FINDINGS);
   }
 
   @Override
@@ -48,7 +55,7 @@ final class IndexLookupCommand implements Command<IndexLookupOptions> {
               .lookup(o.value(), o.from(), o.to(), o.limit(), o.checkSource());
       context.emit(IndexText.lookup(result), result);
       boolean differs = result.sourceRows() != null && result.sourceRows() != result.entries();
-      return differs ? ExitCode.FAILED : ExitCode.OK;
+      return differs ? ExitCode.FINDINGS : ExitCode.OK;
     }
   }
 }

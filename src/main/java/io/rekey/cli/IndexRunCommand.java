@@ -9,7 +9,9 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
 import io.rekey.spark.SparkSessions;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -27,6 +29,11 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
   @Override
   public String name() {
     return update ? "index update" : "index build";
+  }
+
+  @Override
+  public Set<ExitCode> exitCodes() {
+    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY);
   }
 
   @Override

@@ -9,12 +9,14 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
 import io.rekey.spark.SparkSessions;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
- * {@code index scrutiny}: compare an index with its source both ways; exits 1 when they differ and
+ * {@code index scrutiny}: compare an index with its source both ways; exits 4 when they differ and
  * nothing was repaired, or, with {@code --fail-on-foreign}, when the index table holds rows that
  * are no entries of the index.
  */
@@ -22,6 +24,12 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
   @Override
   public String name() {
     return "index scrutiny";
+  }
+
+  @Override
+  public Set<ExitCode> exitCodes() {
+    return EnumSet.of(
+        ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY, ExitCode.FINDINGS);
   }
 
   @Override
@@ -68,7 +76,7 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
       boolean foreignRefused = o.failOnForeign() && result.foreign() > 0;
       return (result.clean() || result.repaired()) && !foreignRefused
           ? ExitCode.OK
-          : ExitCode.FAILED;
+          : ExitCode.FINDINGS;
     }
   }
 }

@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -99,6 +100,10 @@ public final class Main {
       out.print(rootUsage());
       return ExitCode.OK;
     }
+    if (name.equals("--version") || name.equals("version")) {
+      out.print(BuildInfo.ofThisJar().describe());
+      return ExitCode.OK;
+    }
     int words = 1;
     if (name.equals(INDEX)) {
       // index has subcommands: 'index build', 'index update', ...
@@ -133,6 +138,7 @@ public final class Main {
     ScoptParser.Outcome outcome = ScoptParser.parse(program, command.summary(), declared, rest);
     if (outcome instanceof ScoptParser.Help help) {
       out.println(help.usage());
+      out.print(ExitCode.help(command.exitCodes()));
       return ExitCode.OK;
     }
     if (outcome instanceof ScoptParser.Failed failed) {
@@ -167,6 +173,9 @@ public final class Main {
     } catch (RunLockedException e) {
       err.println("error: " + name + ": " + e.getMessage());
       return ExitCode.BUSY;
+    } catch (FindingsFound e) {
+      err.println("error: " + name + ": " + e.getMessage());
+      return ExitCode.FINDINGS;
     } catch (RekeyException e) {
       TRACE.error("{} failed", name, e);
       Optional<String> outage = Outage.cause(e);
@@ -213,15 +222,27 @@ public final class Main {
     }
   }
 
-  private static OptionValues withJobFile(Command<?> command, OptionValues cli) {
-    Location file = cli.get(CommonOptions.CONF);
+  private OptionValues withJobFile(Command<?> command, OptionValues cli) {
+    OptionDef<Location> option = CommonOptions.JOB_FILE;
+    Location file = cli.get(option);
+    if (cli.get(CommonOptions.CONF) != null) {
+      if (file != null) {
+        throw new InvalidOptionException(
+            "--conf (after the command) is the old name of --job-file; give only --job-file");
+      }
+      option = CommonOptions.CONF;
+      file = cli.get(option);
+      err.println(
+          "warning: --conf after the command is deprecated: name the job file with --job-file "
+              + file
+              + " (before the command, --conf K=V stays spark-submit's)");
+    }
     if (file == null) {
       return cli;
     }
     List<OptionDef<?>> inFile = new ArrayList<>(command.options());
     inFile.addAll(CommonOptions.declaredInFiles());
-    return cli.over(
-        HadoopFiles.readJobFile(file, CommonOptions.CONF.name(), command.jobFileCommand(), inFile));
+    return cli.over(HadoopFiles.readJobFile(file, option.name(), command.jobFileCommand(), inFile));
   }
 
   private ExitCode usageError(String program, InvalidOptionException e) {
@@ -231,7 +252,7 @@ public final class Main {
   }
 
   /**
-   * Checks a job file the way {@code --conf FILE} would, without running anything.
+   * Checks a job file the way {@code --job-file FILE} would, without running anything.
    *
    * @return the command's typed options built from the file
    */
@@ -266,11 +287,12 @@ public final class Main {
 
   private String rootUsage() {
     StringBuilder usage = new StringBuilder();
-    usage.append("Usage: ").append(PROGRAM).append(" COMMAND [OPTIONS]\n\n");
+    usage.append("Usage: ").append(PROGRAM).append(" COMMAND [OPTIONS] | --version | --help\n\n");
     usage.append("Audit, re-key, index and verify HBase tables.\n\nCommands:\n");
     for (Command<?> c : commands.values()) {
       usage.append(String.format("  %-15s %s%n", c.name(), c.summary()));
     }
+    usage.append("\n").append(ExitCode.help(EnumSet.allOf(ExitCode.class)));
     usage.append("\nRun '").append(PROGRAM).append(" COMMAND --help' for a command's options.\n");
     return usage.toString();
   }

@@ -1,6 +1,5 @@
 package io.rekey.cli;
 
-import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
@@ -10,7 +9,9 @@ import io.rekey.rekey.RekeyPlanner;
 import io.rekey.rekey.RekeyResult;
 import io.rekey.report.RekeyText;
 import io.rekey.spark.SparkSessions;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -21,6 +22,12 @@ final class RekeyCommand implements Command<RekeyOptions> {
   @Override
   public String name() {
     return "rekey";
+  }
+
+  @Override
+  public Set<ExitCode> exitCodes() {
+    return EnumSet.of(
+        ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY, ExitCode.FINDINGS);
   }
 
   @Override
@@ -70,7 +77,7 @@ final class RekeyCommand implements Command<RekeyOptions> {
       RekeyResult result = new RekeyJob(sc, connection, conf, options, planned).execute();
       context.emit(RekeyText.result(result), result);
       if (result.verify() != null && !result.verify().matches()) {
-        throw new RekeyException(
+        throw new FindingsFound(
             "verify found "
                 + result.verify().differingRegions()
                 + " target region(s) that differ from the source (listed above); the data is"

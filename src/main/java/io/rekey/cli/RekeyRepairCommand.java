@@ -9,7 +9,9 @@ import io.rekey.rekey.RepairOptions;
 import io.rekey.rekey.RepairResult;
 import io.rekey.report.RekeyText;
 import io.rekey.spark.SparkSessions;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -22,6 +24,11 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
   @Override
   public String name() {
     return "rekey repair";
+  }
+
+  @Override
+  public Set<ExitCode> exitCodes() {
+    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY);
   }
 
   @Override

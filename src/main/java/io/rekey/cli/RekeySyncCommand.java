@@ -1,6 +1,5 @@
 package io.rekey.cli;
 
-import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
@@ -9,7 +8,9 @@ import io.rekey.rekey.SyncOptions;
 import io.rekey.rekey.SyncResult;
 import io.rekey.report.RekeyText;
 import io.rekey.spark.SparkSessions;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -22,6 +23,12 @@ final class RekeySyncCommand implements Command<SyncOptions> {
   @Override
   public String name() {
     return "rekey sync";
+  }
+
+  @Override
+  public Set<ExitCode> exitCodes() {
+    return EnumSet.of(
+        ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY, ExitCode.FINDINGS);
   }
 
   @Override
@@ -61,7 +68,7 @@ final class RekeySyncCommand implements Command<SyncOptions> {
       context.emit(RekeyText.sync(result), result);
       if (result.finalRun() && !result.switchSafe()) {
         if (result.rowsWrittenAfterStop() > 0) {
-          throw new RekeyException(
+          throw new FindingsFound(
               result.rowsWrittenAfterStop()
                   + " source rows hold cells stamped at or after "
                   + java.time.Instant.ofEpochMilli(result.windowTo())
@@ -70,7 +77,7 @@ final class RekeySyncCommand implements Command<SyncOptions> {
                   + "): writers have not stopped; do not switch. Stop them, then run 'rekey sync"
                   + " --final' again with --writes-stopped-at after their last write");
         }
-        throw new RekeyException(
+        throw new FindingsFound(
             "the final comparison found "
                 + result.verdict().differingRegions()
                 + " target region(s) that differ from the source below "

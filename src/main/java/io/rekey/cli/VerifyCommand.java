@@ -1,6 +1,5 @@
 package io.rekey.cli;
 
-import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.RunFiles;
 import io.rekey.options.OptionDef;
@@ -10,7 +9,9 @@ import io.rekey.spark.SparkSessions;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -20,6 +21,11 @@ final class VerifyCommand implements Command<VerifyOptions> {
   @Override
   public String name() {
     return "verify";
+  }
+
+  @Override
+  public Set<ExitCode> exitCodes() {
+    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.FINDINGS);
   }
 
   @Override
@@ -60,7 +66,7 @@ final class VerifyCommand implements Command<VerifyOptions> {
               + RekeyText.verify(result),
           result);
       if (!result.matches()) {
-        throw new RekeyException(
+        throw new FindingsFound(
             "the target differs from the source in "
                 + result.differingRegions()
                 + " region(s), listed above");

@@ -28,7 +28,7 @@ public final class HadoopFiles {
   private HadoopFiles() {}
 
   /**
-   * Reads a job file ({@code --conf}, {@code --def}): its options for {@code command}.
+   * Reads a job file ({@code --job-file}, {@code --def}): its options for {@code command}.
    *
    * @throws InvalidOptionException naming the option and the file when it is missing or unreadable
    *     (in a YARN cluster-mode driver, saying how to ship it)

@@ -27,7 +27,7 @@ public record IndexScrutinyOptions(
   public static final OptionDef<Boolean> FAIL_ON_FOREIGN =
       OptionDef.flag(
           "fail-on-foreign",
-          "exit 1 when the index table holds rows that are no entries of this index");
+          "exit 4 when the index table holds rows that are no entries of this index");
   public static final OptionDef<Long> SAMPLES =
       OptionDef.number("samples", "N", "examples shown per kind of finding", 0, 1000)
           .withDefault(10L);

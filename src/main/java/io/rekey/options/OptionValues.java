@@ -57,7 +57,7 @@ public final class OptionValues {
    * takes several values separated by {@code ;}.
    */
   public static OptionValues fromFile(Path file, String command, List<OptionDef<?>> declared) {
-    return fromFile(file, command, declared, "conf");
+    return fromFile(file, command, declared, "job-file");
   }
 
   /**
@@ -198,7 +198,7 @@ public final class OptionValues {
         throw new InvalidOptionException(
             "--"
                 + def.name()
-                + " is missing; give it on the command line or in the --conf file ("
+                + " is missing; give it on the command line or in the --job-file file ("
                 + def.doc()
                 + ")");
       }

@@ -276,7 +276,7 @@ class AuditIT {
                 out.toString(),
                 "--fail-on",
                 "error"));
-    assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCode.FAILED);
+    assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCode.FINDINGS);
     assertThat(run.out()).contains("keys follow time: YES", "monotonic-key", "audit.html");
     assertThat(run.err()).contains("--fail-on error");
     JsonNode json = Json.mapper().readTree(out.resolve(AuditReport.JSON).toFile());

@@ -206,7 +206,7 @@ class DescribeGenerateIT {
     String table = "gen:from_file_" + System.nanoTime();
     Path job = dir.resolve("gen.properties");
     Files.writeString(job, "command = generate\ntable = " + table + "\nrows = 100\n");
-    CliRun run = CliRun.of("generate", "--zk", MiniHBase.zkQuorum(), "--conf", job.toString());
+    CliRun run = CliRun.of("generate", "--zk", MiniHBase.zkQuorum(), "--job-file", job.toString());
     assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCode.OK);
     assertThat(run.out()).contains("wrote 100 rows");
   }

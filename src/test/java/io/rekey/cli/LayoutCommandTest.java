@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rekey.common.Json;
 import io.rekey.testing.CliRun;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,6 +19,40 @@ class LayoutCommandTest {
     all[0] = "layout";
     System.arraycopy(args, 0, all, 1, args.length);
     return CliRun.of(all);
+  }
+
+  /**
+   * A job file named with --job-file, or with its deprecated name --conf, which warns once; both at
+   * once is refused.
+   */
+  @Test
+  void jobFileByItsNameAndByItsDeprecatedName() throws Exception {
+    Path job = dir.resolve("layout.properties");
+    Files.writeString(
+        job,
+        String.join(
+            "\n",
+            "command = layout",
+            "source-key = text: ts:long + '_' + user",
+            "target-key = user + reverse_ts(ts)",
+            "key = 1616124723000_user001",
+            ""));
+    CliRun named = CliRun.of("layout", "--job-file", job.toString());
+    assertThat(named.exit()).as(named.toString()).isEqualTo(ExitCode.OK);
+    assertThat(named.err()).doesNotContain("warning");
+
+    CliRun old = CliRun.of("layout", "--conf", job.toString());
+    assertThat(old.exit()).as(old.toString()).isEqualTo(ExitCode.OK);
+    assertThat(old.out()).isEqualTo(named.out());
+    assertThat(old.err().lines().filter(l -> l.startsWith("warning: ")).toList())
+        .containsExactly(
+            "warning: --conf after the command is deprecated: name the job file with --job-file "
+                + job
+                + " (before the command, --conf K=V stays spark-submit's)");
+
+    CliRun both = CliRun.of("layout", "--conf", job.toString(), "--job-file", job.toString());
+    assertThat(both.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(both.err()).startsWith("error: --conf (after the command) is the old name of");
   }
 
   @Test

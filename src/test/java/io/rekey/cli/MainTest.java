@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.testing.CliRun;
 import java.net.ServerSocket;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +31,73 @@ class MainTest {
     assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCode.OK);
     assertThat(run.out())
         .contains(
-            "hbase-rekey generate", "--table", "--rows", "(default: 10000)", "--zk", "--conf");
+            "hbase-rekey generate", "--table", "--rows", "(default: 10000)", "--zk", "--job-file");
+  }
+
+  /**
+   * Every command's help ends with its exit codes: the ones every command has, 3 for those that
+   * take a lock, 4 for those that compare or judge.
+   */
+  @Test
+  void everyCommandsHelpListsItsExitCodes() {
+    Map<String, String> lockOrFindings =
+        Map.of(
+            "rekey", "34",
+            "rekey sync", "34",
+            "rekey repair", "3",
+            "verify", "4",
+            "audit", "4",
+            "index build", "3",
+            "index update", "3",
+            "index scrutiny", "34",
+            "index lookup", "4");
+    String root = CliRun.of("--help").out();
+    assertThat(root).contains("Exit codes:", "  4  the job finished and found differences");
+    for (String command :
+        List.of(
+            "describe",
+            "generate",
+            "layout",
+            "audit",
+            "rekey",
+            "rekey sync",
+            "rekey repair",
+            "verify",
+            "status",
+            "index build",
+            "index update",
+            "index scrutiny",
+            "index lookup")) {
+      List<String> args = new ArrayList<>(List.of(command.split(" ")));
+      args.add("--help");
+      CliRun run = CliRun.of(args.toArray(String[]::new));
+      assertThat(run.exit()).as(run.toString()).isEqualTo(ExitCode.OK);
+      String codes = run.out().substring(run.out().indexOf("Exit codes:"));
+      String expected = "012" + lockOrFindings.getOrDefault(command, "");
+      for (ExitCode code : ExitCode.values()) {
+        assertThat(codes.contains("\n  " + code.code() + "  " + code.meaning()))
+            .as(command + " --help lists exit code " + code.code() + ":\n" + codes)
+            .isEqualTo(expected.indexOf('0' + code.code()) >= 0);
+      }
+    }
+  }
+
+  /**
+   * The version and commit, and the cell's versions, which must be those of the Spark, HBase and
+   * Hadoop this build runs with.
+   */
+  @Test
+  void versionNamesTheBuildAndItsCell() {
+    CliRun run = CliRun.of("--version");
+    assertThat(run.exit()).isEqualTo(ExitCode.OK);
+    assertThat(run.out())
+        .startsWith("hbase-rekey 0.1.0-SNAPSHOT (commit ")
+        .contains(
+            ": Spark " + org.apache.spark.package$.MODULE$.SPARK_VERSION() + " (Scala ",
+            "HBase client " + org.apache.hadoop.hbase.util.VersionInfo.getVersion(),
+            "Hadoop " + org.apache.hadoop.util.VersionInfo.getVersion(),
+            "Java 17")
+        .doesNotContain("unknown", "${");
   }
 
   @Test

@@ -93,10 +93,10 @@ class RekeyCliIT {
     assertThat(refused.exit()).as(refused.toString()).isEqualTo(ExitCode.USAGE);
     assertThat(refused.err())
         .contains("--target-key is 'salt(4, msgid)", "but differs from what cli:by_sender was");
-    // Where no copy pinned one (another state table), the same tables differ through it: exit 1,
+    // Where no copy pinned one (another state table), the same tables differ through it: exit 4,
     // one line saying so.
     CliRun wrong = verifyThrough(otherKey, "--live-scan", "--state-table", "cli_no_state");
-    assertThat(wrong.exit()).as(wrong.toString()).isEqualTo(ExitCode.FAILED);
+    assertThat(wrong.exit()).as(wrong.toString()).isEqualTo(ExitCode.FINDINGS);
     assertThat(wrong.out()).contains("DIFFERENT in");
     assertThat(wrong.err()).contains("error: verify: the target differs from the source in");
 
