@@ -160,11 +160,15 @@ write_config() {
   } > "$CONF/yarn-site.xml"
   {
     echo '<?xml version="1.0"?>'
-    echo "<!-- Written by jobs/cluster-local.sh: one queue, and room for ApplicationMasters on one small node. -->"
+    echo "<!-- Written by jobs/cluster-local.sh: the default queue, a queue too small for any container, and room for ApplicationMasters on one small node. -->"
     echo '<configuration>'
-    property yarn.scheduler.capacity.root.queues default
-    property yarn.scheduler.capacity.root.default.capacity 100
+    property yarn.scheduler.capacity.root.queues default,tiny
+    property yarn.scheduler.capacity.root.default.capacity 95
     property yarn.scheduler.capacity.root.default.maximum-capacity 100
+    # 5% of the node is less than YARN's smallest container (1 GB): an application sent here stays
+    # ACCEPTED, as on a cluster whose queue is full (spark.rekey.yarn.admissionTimeout, deploy/README.md).
+    property yarn.scheduler.capacity.root.tiny.capacity 5
+    property yarn.scheduler.capacity.root.tiny.maximum-capacity 5
     property yarn.scheduler.capacity.maximum-am-resource-percent 0.6
     echo '</configuration>'
   } > "$CONF/capacity-scheduler.xml"

@@ -165,7 +165,7 @@ rekey_run_job() {
   rekey_yarn_settings "$@"
   if [ -n "${SPARK_HOME:-}" ] && [ -x "$SPARK_HOME/bin/spark-submit" ]; then
     rekey_say "running with $SPARK_HOME/bin/spark-submit"
-    exec "$SPARK_HOME/bin/spark-submit" "${REKEY_SPARK_ARGS[@]}" "${added[@]}" \
+    rekey_submit "$SPARK_HOME/bin/spark-submit" "${REKEY_SPARK_ARGS[@]}" "${added[@]}" \
       --class "$REKEY_MAIN" "$REKEY_JAR" "$@"
   fi
   rekey_require_java17
@@ -184,7 +184,7 @@ rekey_run_job() {
   memory=$(rekey_spark_setting spark.driver.memory --driver-memory)
   rekey_say "running with SparkSubmit on the project's Spark runtime (no \$SPARK_HOME), master ${master:-local[*]}"
   # shellcheck disable=SC2046
-  exec java -Xmx"${memory:-2g}" $(rekey_spark_setting spark.driver.defaultJavaOptions) $flags "$log4j" "$logfile" \
+  rekey_submit java -Xmx"${memory:-2g}" $(rekey_spark_setting spark.driver.defaultJavaOptions) $flags "$log4j" "$logfile" \
     $(rekey_spark_setting spark.driver.extraJavaOptions --driver-java-options) -cp "$cp" \
     org.apache.spark.deploy.SparkSubmit "${REKEY_SPARK_ARGS[@]}" "${added[@]}" \
     --class "$REKEY_MAIN" "$REKEY_JAR" "$@"
@@ -201,6 +201,13 @@ rekey_run_job() {
 #   each submission (said once; jobs/cluster-local.sh keeps them on HDFS).
 rekey_yarn_settings() {
   [ "$(rekey_spark_setting spark.master --master)" = yarn ] || return 0
+  local wait_bound
+  wait_bound=$(rekey_spark_setting spark.rekey.yarn.admissionTimeout)
+  [[ -z "$wait_bound" || "$wait_bound" =~ ^[0-9]+(us|ms|s|m|min|h|d)?$ ]] \
+    || rekey_die "--conf spark.rekey.yarn.admissionTimeout is '$wait_bound', which is not a time; give one like 90s or 15min (0 waits forever)"
+  if [ -z "${SPARK_HOME:-}" ] && [ "$(rekey_cell_version spark.yarn.served)" = false ]; then
+    rekey_die "--master yarn: cell $REKEY_CELL runs Spark $(rekey_cell_version spark.version), whose spark-yarn module Maven does not serve, so the launcher has no YARN client for it; set SPARK_HOME to a Spark $(rekey_cell_version spark.version) distribution built with YARN, or use the default cell ($REKEY_DEFAULT_CELL)"
+  fi
   if [ "$(rekey_spark_setting spark.submit.deployMode --deploy-mode)" = cluster ]; then
     local files words=()
     files=$(rekey_spark_setting spark.files --files)
@@ -211,6 +218,8 @@ rekey_yarn_settings() {
       "$flags -Dlog4j2.configurationFile=log4j2.properties")
     added+=(--conf "spark.driver.defaultJavaOptions=$driver_opts")
     [ -z "$(rekey_spark_setting spark.yarn.maxAppAttempts)" ] && added+=(--conf spark.yarn.maxAppAttempts=1)
+    REKEY_YARN_TAG="hbase-rekey-$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')"
+    added+=(--conf "spark.yarn.tags=$(rekey_join ',' "$(rekey_spark_setting spark.yarn.tags)" "$REKEY_YARN_TAG")")
     if [ -z "$(rekey_spark_setting spark.app.name --name)" ]; then
       for w in "$@"; do [[ "$w" == -* ]] && break; words+=("$w"); done
       added+=(--name "hbase-rekey ${words[*]}")
@@ -224,6 +233,53 @@ rekey_yarn_settings() {
     added+=(--conf "spark.yarn.jars=${cp//:/,}")
   fi
 }
+
+# rekey_submit SPARK-SUBMIT...: runs spark-submit in place of this shell. In YARN cluster mode
+# (REKEY_YARN_TAG set) it runs beside a watch that bounds the wait for YARN to start the
+# application (spark.rekey.yarn.admissionTimeout, io.rekey.cli.YarnAdmissionWatch), keeps
+# spark-submit's stack traces in the log file, and on failure ends with one line: why YARN did not
+# run the application, else the tool's own line from the application's diagnostics (and its exit
+# code, 2 to 4, as in client mode), else spark-submit's exception.
+rekey_submit() {
+  [ -n "${REKEY_YARN_TAG:-}" ] || exec "$@"
+  local cp reason summary watch rc=0 i line log="${REKEY_LOG_FILE:-$REKEY_HOME/var/log/hbase-rekey.log}"
+  cp="$REKEY_JAR:$(rekey_spark_classpath)"
+  [ -n "${SPARK_HOME:-}" ] && cp="$REKEY_JAR:$SPARK_HOME/jars/*"
+  [ -n "${YARN_CONF_DIR:-}" ] && cp="$YARN_CONF_DIR:$cp"
+  [ -n "${HADOOP_CONF_DIR:-}" ] && cp="$HADOOP_CONF_DIR:$cp"
+  reason=$(mktemp) summary=$(mktemp)
+  mkdir -p "$(dirname "$log")"
+  java -Xmx256m -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
+    -Drekey.log.file="$log" -cp "$cp" \
+    io.rekey.cli.YarnAdmissionWatch "$REKEY_YARN_TAG" "$(rekey_spark_setting spark.rekey.yarn.admissionTimeout)" \
+    > "$reason" 2>/dev/null &
+  watch=$!
+  "$@" 2>&1 1>&3 3>&- | awk -v logfile="$log" -v summary="$summary" '
+    /^\t(at |\.\.\. [0-9]+ more)|^Caused by: / { print >> logfile; traced = 1; next }
+    /CommandFailed: error: / && tool == "" { tool = substr($0, index($0, "CommandFailed: error: ") + 22) }
+    /^Exception in thread / { print >> logfile; failure = $0; sub(/^Exception in thread "[^"]*" [^ :]*: /, "", failure); next }
+    { print; fflush() }
+    END {
+      if (traced) printf "(the stack trace is in %s)\n", logfile
+      if (tool != "") print tool > summary; else if (failure != "") print "spark-submit: " failure > summary
+    }' >&2 3>&- \
+    || rc=${PIPESTATUS[0]}
+  # The watch sees how the application ended within a poll or two; it stops by itself once the
+  # application runs.
+  for i in 1 2 3 4 5; do kill -0 "$watch" 2>/dev/null || break; sleep 1; done
+  kill "$watch" 2>/dev/null || true
+  wait "$watch" 2>/dev/null || true
+  if [ "$rc" -ne 0 ]; then
+    line=$(head -n 1 "$reason")
+    [ -z "$line" ] && line=$(head -n 1 "$summary")
+    if [[ "$line" =~ ^(.*)\ \(hbase-rekey\ exit\ code\ ([0-9]+)\)$ ]]; then
+      line="${BASH_REMATCH[1]}" rc="${BASH_REMATCH[2]}"
+    fi
+    [ -n "$line" ] && printf 'error: %s\n' "$line" >&2
+  fi
+  rm -f "$reason" "$summary"
+  exit "$rc"
+} 3>&1
 
 # Builds the jar, the test classes (benchmarks and their peers live there) and their classpath.
 rekey_bench_build() {

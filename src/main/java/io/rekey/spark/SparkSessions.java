@@ -1,8 +1,16 @@
 package io.rekey.spark;
 
 import io.rekey.common.RekeyException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.spark.SparkConf;
 import org.apache.spark.sql.SparkSession;
+import scala.Tuple2;
 
 /**
  * The Spark session of a job: the one spark-submit configured, named after the job, with Kryo for
@@ -62,19 +70,77 @@ public final class SparkSessions {
         conf.set("spark.kryo.referenceTracking", "false");
       }
     }
+    YarnAdmission admission = clientModeOnYarn(conf) ? admission(conf) : null;
+    if (admission == null) {
+      return start(conf, null);
+    }
+    // Spark's client waits while YARN keeps the application ACCEPTED; the watch bounds that wait.
+    AtomicLong watchUntil = new AtomicLong(Long.MAX_VALUE);
+    CompletableFuture<Optional<String>> refusal =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return admission.await(() -> System.currentTimeMillis() < watchUntil.get());
+              } catch (Exception e) {
+                return Optional.empty(); // the watch is an aid: Spark's own wait goes on
+              }
+            });
+    try {
+      return start(conf, () -> waitFor(refusal, watchUntil));
+    } finally {
+      watchUntil.set(0);
+    }
+  }
+
+  /**
+   * Starts the session; a start the cluster manager refuses is one line: the watch's reason when
+   * there is one, else the innermost cause.
+   */
+  private static SparkSession start(SparkConf conf, Supplier<Optional<String>> refusal) {
     try {
       return SparkSession.builder().config(conf).getOrCreate();
     } catch (Exception e) { // Scala rethrows YARN's checked exceptions unsaid
-      // An application the cluster manager refuses (a queue that does not exist, containers larger
-      // than a node): its reason in one line, not a stack trace.
+      Optional<String> reason = refusal == null ? Optional.empty() : refusal.get();
       throw new RekeyException(
-          "Spark could not start the application on "
-              + conf.get("spark.master")
-              + ": "
-              + rootCause(e)
-              + ". Check the spark-submit options (--queue, --executor-memory, --driver-memory,"
-              + " --executor-cores) against what the cluster allows",
+          reason.orElseGet(
+              () ->
+                  "Spark could not start the application on "
+                      + conf.get("spark.master")
+                      + ": "
+                      + rootCause(e).replaceAll("\\.+$", "")
+                      + ". Check the spark-submit options (--queue, --executor-memory,"
+                      + " --driver-memory, --executor-cores) against what the cluster allows"),
           e);
+    }
+  }
+
+  private static boolean clientModeOnYarn(SparkConf conf) {
+    return conf.get("spark.master").equals("yarn")
+        && !conf.get("spark.submit.deployMode", "client").equals("cluster");
+  }
+
+  /** Tags the application for the watch that bounds its wait for YARN. */
+  private static YarnAdmission admission(SparkConf conf) {
+    String tag = YarnAdmission.newTag();
+    conf.set("spark.yarn.tags", YarnAdmission.withTag(conf.get("spark.yarn.tags", ""), tag));
+    Map<String, String> settings = new HashMap<>();
+    for (Tuple2<String, String> kv : conf.getAll()) {
+      settings.put(kv._1(), kv._2());
+    }
+    return new YarnAdmission(
+        YarnAdmission.hadoopConf(settings),
+        tag,
+        conf.get(YarnAdmission.TIMEOUT, YarnAdmission.DEFAULT_TIMEOUT));
+  }
+
+  /** The watch's reason, given a few seconds to see how the failed start ended in YARN. */
+  private static Optional<String> waitFor(
+      CompletableFuture<Optional<String>> refusal, AtomicLong watchUntil) {
+    watchUntil.set(System.currentTimeMillis() + 5_000);
+    try {
+      return refusal.get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      return Optional.empty();
     }
   }
 

@@ -186,7 +186,11 @@ class ClusterPipelineIT {
 
     Scripts.Finished failed =
         job("yarn_cluster", "index", "update", "--def", "not-shipped.properties");
-    assertThat(failed.exit()).as(failed.output()).isNotZero();
+    // The launcher ends with the tool's line and exits with its code, as in client mode.
+    assertThat(failed.exit()).as(failed.output()).isEqualTo(2);
+    assertThat(lastLine(failed))
+        .startsWith("error: --def is 'not-shipped.properties' but that file does not exist");
+    assertThat(failed.output()).doesNotContain("\tat ");
     JsonNode app = null;
     for (JsonNode a : rest("/ws/v1/cluster/apps").at("/apps/app")) {
       if (a.get("finalStatus").asText().equals("FAILED")) {
@@ -238,7 +242,109 @@ class ClusterPipelineIT {
             "sizing the job's tasks for 3 cores (dynamic allocation:"
                 + " spark.dynamicAllocation.maxExecutors=3 × 1 cores)");
 
-    // A queue YARN does not have: one line, no stack trace, exit 1.
+    plainSparkSubmitInClusterMode();
+    refusedOrNeverStartedApplicationsAreOneLine();
+  }
+
+  /**
+   * deploy/README's spark-submit without the launcher, in cluster mode: Spark's SparkSubmit (what
+   * {@code $SPARK_HOME/bin/spark-submit} runs) with what the launcher would add, and the result on
+   * HDFS.
+   */
+  private void plainSparkSubmitInClusterMode() throws Exception {
+    Path jar;
+    try (Stream<Path> files = Files.list(Path.of("target"))) {
+      jar =
+          files
+              .filter(p -> p.getFileName().toString().matches("hbase-rekey-.*-hbase[0-9.]+\\.jar"))
+              .findFirst()
+              .orElseThrow();
+    }
+    String flags = Files.readString(Path.of("target/jvm-flags.txt")).strip();
+    String json = output("yarn_cluster", "plain-spark-submit-audit.json");
+    List<String> line =
+        List.of(
+            "java",
+            "-cp",
+            conf + ":" + dir.resolve("cluster/spark-home/jars") + "/*",
+            "org.apache.spark.deploy.SparkSubmit",
+            "--master",
+            "yarn",
+            "--deploy-mode",
+            "cluster",
+            "--conf",
+            "spark.yarn.jars=local:" + dir.resolve("cluster/spark-home/jars") + "/*",
+            "--conf",
+            "spark.driver.defaultJavaOptions=" + flags,
+            "--conf",
+            "spark.executor.defaultJavaOptions=" + flags,
+            "--conf",
+            "spark.yarn.maxAppAttempts=1",
+            "--conf",
+            "spark.yarn.am.memory=512m",
+            "--driver-memory",
+            "1g",
+            "--executor-memory",
+            "1g",
+            "--num-executors",
+            "2",
+            "--files",
+            conf.resolve("hbase-site.xml").toString(),
+            "--class",
+            "io.rekey.cli.Main",
+            jar.toString(),
+            "audit",
+            "--table",
+            "it:messages",
+            "--json",
+            json);
+    Scripts.Finished plain = Scripts.run(env, 400, line);
+    assertThat(plain.exit()).as(plain.output()).isZero();
+    JsonNode audit = ok(new Scripts.Finished(0, "@json " + json));
+    assertThat(audit.at("/totals/rows").asLong()).isEqualTo(1700L);
+  }
+
+  /**
+   * A queue YARN does not have, a queue with no room (the application waits ACCEPTED until the
+   * bound, then is killed) and an ApplicationMaster larger than YARN allows: in both deploy modes
+   * one line, the last, no stack trace, a non-zero exit, and nothing left running.
+   */
+  private void refusedOrNeverStartedApplicationsAreOneLine() throws Exception {
+    for (String mode : List.of("client", "cluster")) {
+      Scripts.Finished unknownQueue = refused(mode, "--queue", "no_such_queue");
+      assertThat(lastLine(unknownQueue))
+          .as(unknownQueue.output())
+          .startsWith("error: ")
+          .contains("no_such_queue");
+
+      // The pseudo-cluster's queue "tiny" is smaller than any container: the application waits.
+      Scripts.Finished neverStarted =
+          refused(mode, "--queue", "tiny", "--conf", "spark.rekey.yarn.admissionTimeout=20s");
+      assertThat(lastLine(neverStarted))
+          .as(neverStarted.output())
+          .startsWith("error: ")
+          .contains("YARN did not start application application_", "so it was killed");
+
+      Scripts.Finished tooLarge =
+          refused(
+              mode,
+              "--conf",
+              (mode.equals("client") ? "spark.yarn.am.memory" : "spark.driver.memory") + "=8g");
+      assertThat(tooLarge.output())
+          .as(tooLarge.output())
+          .contains("above the max threshold")
+          .doesNotContain("\tat ");
+    }
+    for (JsonNode app : rest("/ws/v1/cluster/apps").at("/apps/app")) {
+      assertThat(app.get("state").asText()).as(app.toString()).isIn("FINISHED", "FAILED", "KILLED");
+      if (app.get("state").asText().equals("KILLED")) {
+        assertThat(app.get("diagnostics").asText()).contains("hbase-rekey: YARN did not start");
+      }
+    }
+  }
+
+  /** An audit on YARN in {@code mode} with {@code options}, which must fail. */
+  private static Scripts.Finished refused(String mode, String... options) throws Exception {
     List<String> line =
         new ArrayList<>(
             List.of(
@@ -246,21 +352,26 @@ class ClusterPipelineIT {
                 "jobs/hbase-rekey.sh",
                 "--master",
                 "yarn",
-                "--queue",
-                "no_such_queue",
+                "--deploy-mode",
+                mode,
                 "--conf",
-                "spark.yarn.jars=local:" + dir.resolve("cluster/spark-home/jars") + "/*",
-                "audit",
-                "--table",
-                "it:messages",
-                "--hbase-conf",
-                conf.toString()));
-    Scripts.Finished refused = Scripts.run(env, 300, line);
-    assertThat(refused.exit()).as(refused.output()).isEqualTo(1);
-    assertThat(refused.output())
-        .contains("error: audit: Spark could not start the application on yarn: ")
-        .contains("no_such_queue")
-        .doesNotContain("\tat ");
+                "spark.yarn.jars=local:" + dir.resolve("cluster/spark-home/jars") + "/*"));
+    line.addAll(List.of(options));
+    line.addAll(List.of("audit", "--table", "it:messages"));
+    if (mode.equals("client")) {
+      line.addAll(List.of("--hbase-conf", conf.toString()));
+    }
+    Scripts.Finished run = Scripts.run(env, 300, line);
+    assertThat(run.exit()).as(run.output()).isEqualTo(1);
+    assertThat(run.output()).doesNotContain("\tat ");
+    return run;
+  }
+
+  /** The run's last line of output ({@link #job}'s note of the result's path aside). */
+  private static String lastLine(Scripts.Finished run) {
+    List<String> lines =
+        run.output().lines().filter(l -> !l.isBlank() && !l.startsWith("@json ")).toList();
+    return lines.get(lines.size() - 1);
   }
 
   private static JsonNode rest(String path) throws IOException {
@@ -290,7 +401,11 @@ class ClusterPipelineIT {
     counts.put("rekey cells read", rekey.get("cellsRead").asLong());
     counts.put("rekey cells written", rekey.get("cellsWritten").asLong());
     counts.put("rekey verify", rekey.at("/verify/matches").asBoolean());
-    JsonNode verify = ok(job(mode, copy("verify", mode)));
+    JsonNode verify =
+        ok(
+            mode.equals("yarn_cluster")
+                ? job(mode, "verify", "--job-file", jobFileOnHdfs(mode))
+                : job(mode, copy("verify", mode)));
     counts.put("verify", verify.get("matches").asBoolean());
     counts.put("verify cells", verify.get("sourceCells").asLong());
     JsonNode build = ok(job(mode, "index", "build", "--def", definition(mode)));
@@ -313,6 +428,25 @@ class ClusterPipelineIT {
         ok(job(mode, "index", "lookup", "--def", def, "--value", "user00000", "--check-source"));
     counts.put("lookup entries", lookup.get("entries").asLong());
     return counts;
+  }
+
+  /** A verify job file for {@code mode}'s copy, on the cluster's HDFS: its hdfs:// URI. */
+  private static String jobFileOnHdfs(String mode) throws IOException {
+    String uri = "hdfs://127.0.0.1:" + base + "/it/jobs/verify-" + mode + ".properties";
+    String text =
+        String.join(
+            "\n",
+            "command = verify",
+            "source = it:messages",
+            "target = it:" + mode + "_salted",
+            "source-key = " + SOURCE_KEY,
+            "target-key = " + TARGET_KEY,
+            "");
+    org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(uri);
+    try (java.io.OutputStream out = p.getFileSystem(hadoopConf()).create(p, true)) {
+      out.write(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return uri;
   }
 
   /** {@code command} from it:messages to it:MODE_salted through the test's key mapping. */
@@ -426,10 +560,13 @@ class ClusterPipelineIT {
       return JSON.readTree(Path.of(path).toFile());
     }
     org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
-    try (java.io.InputStream in =
-        p.getFileSystem(new org.apache.hadoop.conf.Configuration()).open(p)) {
+    try (java.io.InputStream in = p.getFileSystem(hadoopConf()).open(p)) {
       return JSON.readTree(in);
     }
+  }
+
+  private static org.apache.hadoop.conf.Configuration hadoopConf() {
+    return new org.apache.hadoop.conf.Configuration();
   }
 
   private static Scripts.Finished cluster(String action) throws Exception {
