@@ -10,7 +10,7 @@
 # Why 2,000,000 messages and not the other benches' 400,000: a build has about 0.8 s of costs that
 # do not grow with the table (the snapshot, planning and creating the index table, the Spark job's
 # start, the bulk load). On 2 cores they are a third of a 2-million-cell build and hide what the
-# build costs per cell; BENCH_ROWS=400000 runs it on bench:messages (README: Benchmarks).
+# build costs per cell; BENCH_ROWS=400000 runs it on bench:messages (src/site/markdown/benchmarks.md).
 #
 #   jobs/bench-index.sh                    # BENCH_ROWS=2000000 BENCH_MASTER=local[2] BENCH_ROUNDS=2
 # Results: var/bench/index-bench.json. The source table bench:messages_N (bench:messages for
