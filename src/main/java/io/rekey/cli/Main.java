@@ -42,15 +42,32 @@ public final class Main {
       System.getProperty(
           "rekey.log.file", System.getProperty("java.io.tmpdir") + "/hbase-rekey.log");
 
+  /** How far {@link #run} goes with a command line. */
+  enum Depth {
+    /** Parse it: the command and its options exist, and each option has its value. */
+    PARSE,
+    /** Also read the files it names and validate every value, as a run would first. */
+    VALIDATE,
+    /** Run the command. */
+    RUN
+  }
+
   private final PrintStream out;
   private final PrintStream err;
   private final Map<String, String> env;
+  private final Depth depth;
   private final Map<String, Command<?>> commands = new LinkedHashMap<>();
 
   /**
    * @param env the environment ({@code HBASE_CONF_DIR} is read from it)
    */
   public Main(PrintStream out, PrintStream err, Map<String, String> env) {
+    this(out, err, env, Depth.RUN);
+  }
+
+  /** A command line checked to {@code depth} and not run, for the documentation's examples. */
+  Main(PrintStream out, PrintStream err, Map<String, String> env, Depth depth) {
+    this.depth = depth;
     this.out = out;
     this.err = err;
     this.env = Map.copyOf(env);
@@ -148,6 +165,9 @@ public final class Main {
       err.println(failed.usage());
       return ExitCode.USAGE;
     }
+    if (depth == Depth.PARSE) {
+      return ExitCode.OK;
+    }
     return runParsed(command, program, declared, ((ScoptParser.Parsed) outcome).values());
   }
 
@@ -165,6 +185,9 @@ public final class Main {
               out, err, CommonOptions.hbaseSettings(values, env), values.get(CommonOptions.JSON));
     } catch (InvalidOptionException e) {
       return usageError(program, e);
+    }
+    if (depth == Depth.VALIDATE) {
+      return ExitCode.OK;
     }
     try {
       return command.run(options, context);
