@@ -37,10 +37,18 @@ public final class Main {
 
   private static final String INDEX = "index";
 
-  /** Where conf/log4j2.properties writes the whole log, stack traces included. */
-  private static final String LOG_FILE =
+  /**
+   * Where conf/log4j2.properties writes the whole log, stack traces included: the launcher's file,
+   * else a YARN container's log directory, else a directory of the user's own under the temporary
+   * directory (a shared {@code /tmp/hbase-rekey.log} would be one user's and refuse the others).
+   */
+  static final String LOG_FILE =
       System.getProperty(
-          "rekey.log.file", System.getProperty("java.io.tmpdir") + "/hbase-rekey.log");
+          "rekey.log.file",
+          System.getProperty(
+                  "spark.yarn.app.container.log.dir",
+                  System.getProperty("java.io.tmpdir") + "/" + System.getProperty("user.name"))
+              + "/hbase-rekey.log");
 
   /** How far {@link #run} goes with a command line. */
   enum Depth {
