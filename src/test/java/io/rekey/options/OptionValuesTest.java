@@ -56,7 +56,7 @@ class OptionValuesTest {
   void missingRequiredOptionSaysWhereToGiveIt() {
     assertThatThrownBy(() -> OptionValues.empty().validate(ALL))
         .hasMessage(
-            "--table is missing; give it on the command line or in the --conf file (the table)");
+            "--table is missing; give it on the command line or in the --job-file file (the table)");
   }
 
   @Test
@@ -135,7 +135,7 @@ class OptionValuesTest {
     Path file = dir.resolve("nope.properties");
     assertThatThrownBy(() -> OptionValues.fromFile(file, "rekey", ALL))
         .hasMessage(
-            "--conf is '" + file + "' but that file does not exist; give the path of a job file");
+            "--job-file is '" + file + "' but that file does not exist; give the path of a job file");
   }
 
   @Test
