@@ -135,7 +135,9 @@ class OptionValuesTest {
     Path file = dir.resolve("nope.properties");
     assertThatThrownBy(() -> OptionValues.fromFile(file, "rekey", ALL))
         .hasMessage(
-            "--job-file is '" + file + "' but that file does not exist; give the path of a job file");
+            "--job-file is '"
+                + file
+                + "' but that file does not exist; give the path of a job file");
   }
 
   @Test
