@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * application ended SUCCEEDED in one attempt but the one meant to fail, which ended FAILED with the
  * tool's line and exit code in its diagnostics.
  *
- * <p>Not part of the default {@code mvn -B verify} (it takes about 17 minutes on its own): {@code
+ * <p>Not part of the default {@code mvn -B verify} (it takes about 25 minutes on its own): {@code
  * mvn -B verify -Pcluster} runs it, as {@code .ci/run} does after the default suite.
  */
 class ClusterPipelineIT {
