@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rekey.testing.LongTier;
 import io.rekey.testing.Scripts;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -15,11 +16,13 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,8 +39,12 @@ import org.junit.jupiter.api.io.TempDir;
  * tool's line and exit code in its diagnostics.
  *
  * <p>Not part of the default {@code mvn -B verify} (it takes about 25 minutes on its own): {@code
- * mvn -B verify -Pcluster} runs it, as {@code .ci/run} does after the default suite.
+ * mvn -B verify -Plong} runs it with the rest of the long tier, as {@code .ci/run} does after the
+ * default suite ({@code -Pcluster} runs it alone). Its one test takes about 22 minutes, past the
+ * ITs' default bound of 10: it has its own.
  */
+@LongTier
+@Timeout(value = 45, unit = TimeUnit.MINUTES)
 class ClusterPipelineIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String SOURCE_KEY = "text: ts:long + '_' + sender + '_' + msgid";

@@ -3,6 +3,7 @@ package io.rekey.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.testing.ChildJvm;
+import io.rekey.testing.LongTier;
 import io.rekey.testing.Scripts;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * regions, is being created: the job stops with exit 1 and one line, within its bounds, instead of
  * waiting without end.
  */
+@LongTier
 class HBaseKilledDuringCreateIT {
   @TempDir Path var;
 

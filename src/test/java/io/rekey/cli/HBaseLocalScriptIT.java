@@ -2,6 +2,7 @@ package io.rekey.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.testing.LongTier;
 import io.rekey.testing.Scripts;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code jobs/hbase-local.sh} starts a real standalone HBase that any HBase client can use, keeps
  * its data across a restart, and treats repeated start/stop calls as harmless.
  */
+@LongTier
 class HBaseLocalScriptIT {
   @TempDir Path var;
 

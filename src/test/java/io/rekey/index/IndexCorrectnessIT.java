@@ -22,6 +22,7 @@ import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionValues;
 import io.rekey.testing.ChildJvm;
+import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.TestTables;
 import java.nio.file.Files;
@@ -46,6 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * safety lag), covered values stay fresh, scrutiny sees stale and foreign rows and repair touches
  * only its own, every source row is counted, and a dead run's lock and snapshot do not stay.
  */
+@LongTier
 @ExtendWith(MiniHBase.class)
 class IndexCorrectnessIT {
   private static final TableName STATE = TableName.valueOf("rekey_index_state");

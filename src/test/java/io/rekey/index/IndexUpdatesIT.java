@@ -9,6 +9,7 @@ import static io.rekey.index.IndexIT.scrutiny;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.options.OptionValues;
+import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.TestTables;
 import java.util.ArrayList;
@@ -47,6 +48,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * flushed), {@code h} three. One shape's updates are written as HFiles and bulk-loaded, markers
  * included; the others' as Puts.
  */
+@LongTier
 @ExtendWith(MiniHBase.class)
 class IndexUpdatesIT {
   private static final long SEED = 36L;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.hbase.RunFiles;
 import io.rekey.testing.ChildJvm;
+import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.RefuseBulkLoads;
 import io.rekey.testing.TestTables;
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  * of the dead run is taken over, nothing is loaded twice, the target equals the source cell by cell
  * and the store files hold exactly the cells written.
  */
+@LongTier
 class DriverKillIT extends OnMiniCluster {
   static final String SOURCE_KEY = "text: ts:long + '_' + user + '_' + order";
   static final String TARGET_KEY = "salt(2, user) + user + reverse_ts(ts) + order";

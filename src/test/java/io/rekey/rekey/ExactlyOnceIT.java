@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.common.RekeyException;
+import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.RefuseBulkLoads;
 import io.rekey.testing.TestTables;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.Test;
  * of it. Each test ends with the target equal to the source cell by cell and the cells stored,
  * counted from the target's store files, equal to the cells written.
  */
+@LongTier
 class ExactlyOnceIT extends OnMiniCluster {
 
   @Test

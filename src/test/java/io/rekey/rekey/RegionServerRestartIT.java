@@ -7,6 +7,7 @@ import static io.rekey.rekey.RekeyIT.messages;
 import static io.rekey.rekey.RekeyIT.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
 import io.rekey.write.FaultHook;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * new one is started: the load waits out the reassignment (or a rerun finishes it), and every cell
  * is stored once.
  */
+@LongTier
 class RegionServerRestartIT extends OnMiniCluster {
 
   @Test

@@ -21,6 +21,7 @@ import io.rekey.keys.KeyMapping;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionValues;
 import io.rekey.report.RekeyText;
+import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * stop), {@code rekey repair} and {@code rekey sync --final --repair}, each judged against an
  * independent read of both tables, cell by cell, every version.
  */
+@LongTier
 class RepairIT extends OnMiniCluster {
 
   static RepairResult repair(OptionValues v) {

@@ -4,6 +4,7 @@ import static io.rekey.rekey.RekeyIT.messages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.testing.ChildJvm;
+import io.rekey.testing.LongTier;
 import io.rekey.testing.SlowFirstWriterAttempt;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * SlowFirstWriterAttempt}); its copy finishes first. Both attempts wrote whole files; the target
  * must hold every cell once.
  */
+@LongTier
 class SpeculationIT extends OnMiniCluster {
   @TempDir Path dir;
   private final List<Process> cluster = new ArrayList<>();
