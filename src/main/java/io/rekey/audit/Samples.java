@@ -22,10 +22,24 @@ public final class Samples {
   /** A sampled cell: where (its row) and when (its timestamp) something was written. */
   public record Cell(byte[] key, long ts, byte[][] columns) {}
 
-  /** A row in a top list: its printable key, cells, columns and bytes. */
+  /**
+   * A row in a top list: its printable key, cells, columns and bytes.
+   *
+   * @param key the row key, printable
+   * @param cells its cells
+   * @param columns its distinct columns
+   * @param bytes its bytes
+   */
   public record RowSize(String key, long cells, long columns, long bytes) implements Serializable {}
 
-  /** A cell in the top list of largest values. */
+  /**
+   * A cell in the top list of largest values.
+   *
+   * @param row the row key, printable
+   * @param column family:qualifier
+   * @param valueBytes the value's size
+   * @param ts the cell's timestamp (epoch millis)
+   */
   public record BigCell(String row, String column, long valueBytes, long ts)
       implements Serializable {}
 

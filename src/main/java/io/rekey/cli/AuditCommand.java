@@ -38,6 +38,11 @@ final class AuditCommand implements Command<AuditOptions> {
   }
 
   @Override
+  public Class<AuditResult> result() {
+    return AuditResult.class;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return AuditOptions.declared();
   }

@@ -1,5 +1,6 @@
 package io.rekey.cli;
 
+import io.rekey.common.JsonResult;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import java.util.EnumSet;
@@ -16,6 +17,13 @@ interface Command<O> {
 
   /** One line for the root usage. */
   String summary();
+
+  /**
+   * The type of the result {@code --json} writes: a {@link JsonResult} whose shape the JSON Schema
+   * {@code /io/rekey/schema/NAME.schema.json} documents (NAME is the command, words joined by
+   * {@code -}).
+   */
+  Class<? extends JsonResult> result();
 
   /**
    * The {@code command} a job file given with {@code --job-file} must name: the command's own name,

@@ -23,6 +23,11 @@ final class DescribeCommand implements Command<DescribeOptions> {
   }
 
   @Override
+  public Class<DescribeResult> result() {
+    return DescribeResult.class;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return DescribeOptions.declared();
   }

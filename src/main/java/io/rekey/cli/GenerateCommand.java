@@ -23,6 +23,11 @@ final class GenerateCommand implements Command<GenerateOptions> {
   }
 
   @Override
+  public Class<GenerateResult> result() {
+    return GenerateResult.class;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return GenerateOptions.declared();
   }

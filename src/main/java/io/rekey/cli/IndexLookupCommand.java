@@ -33,6 +33,11 @@ final class IndexLookupCommand implements Command<IndexLookupOptions> {
   }
 
   @Override
+  public Class<IndexLookup.Result> result() {
+    return IndexLookup.Result.class;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return IndexLookupOptions.declared();
   }

@@ -44,6 +44,11 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
   }
 
   @Override
+  public Class<IndexRunResult> result() {
+    return IndexRunResult.class;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return update ? IndexRunOptions.declaredForUpdate() : IndexRunOptions.declaredForBuild();
   }

@@ -38,6 +38,11 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
   }
 
   @Override
+  public Class<IndexScrutinyResult> result() {
+    return IndexScrutinyResult.class;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return IndexScrutinyOptions.declared();
   }

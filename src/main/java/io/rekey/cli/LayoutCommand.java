@@ -11,6 +11,7 @@ import io.rekey.options.OptionValues;
 import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import io.rekey.rekey.RekeyOptions;
+import io.rekey.report.LayoutResult;
 import io.rekey.report.LayoutText;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -65,6 +66,11 @@ final class LayoutCommand implements Command<LayoutCommand.Options> {
   @Override
   public String summary() {
     return "try a row-key layout on sample keys: new keys, injectivity, split points, scan ranges";
+  }
+
+  @Override
+  public Class<LayoutResult> result() {
+    return LayoutResult.class;
   }
 
   @Override
@@ -135,7 +141,7 @@ final class LayoutCommand implements Command<LayoutCommand.Options> {
     } catch (LayoutException e) {
       throw new io.rekey.common.RekeyException("layout: " + e.getMessage());
     }
-    context.emit(LayoutText.render(preview), preview);
+    context.emit(LayoutText.render(preview), new LayoutResult(preview));
     return ExitCode.OK;
   }
 }

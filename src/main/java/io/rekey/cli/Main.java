@@ -6,6 +6,7 @@ import io.rekey.hbase.Outage;
 import io.rekey.hbase.RunLockedException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.Location;
+import io.rekey.options.NearestName;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import java.io.PrintStream;
@@ -17,6 +18,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,6 +52,9 @@ public final class Main {
                   "spark.yarn.app.container.log.dir",
                   System.getProperty("java.io.tmpdir") + "/" + System.getProperty("user.name"))
               + "/hbase-rekey.log");
+
+  /** Ends the line of a run that failed (exit 1): where the whole story is. */
+  private static final String LOG_HINT = " (log: " + LOG_FILE + ")";
 
   /** How far {@link #run} goes with a command line. */
   enum Depth {
@@ -93,9 +99,15 @@ public final class Main {
             new IndexRunCommand(false),
             new IndexRunCommand(true),
             new IndexScrutinyCommand(),
-            new IndexLookupCommand())) {
+            new IndexLookupCommand(),
+            new StateCommand())) {
       commands.put(c.name(), c);
     }
+  }
+
+  /** The commands by name, in the order the usage lists them. */
+  Map<String, Command<?>> commands() {
+    return java.util.Collections.unmodifiableMap(commands);
   }
 
   public static void main(String[] args) {
@@ -151,7 +163,9 @@ public final class Main {
       err.println(
           "error: unknown command '"
               + name
-              + "'; the commands are: "
+              + "'"
+              + NearestName.hint(name, commands.keySet(), "")
+              + "; the commands are: "
               + String.join(", ", commands.keySet()));
       err.print(rootUsage());
       return ExitCode.USAGE;
@@ -168,7 +182,7 @@ public final class Main {
     }
     if (outcome instanceof ScoptParser.Failed failed) {
       for (String e : failed.errors()) {
-        err.println("error: " + e);
+        err.println("error: " + withNearestOption(e, declared));
       }
       err.println(failed.usage());
       return ExitCode.USAGE;
@@ -177,6 +191,18 @@ public final class Main {
       return ExitCode.OK;
     }
     return runParsed(command, program, declared, ((ScoptParser.Parsed) outcome).values());
+  }
+
+  private static final Pattern UNKNOWN_OPTION = Pattern.compile("Unknown option --?(\\S+)");
+
+  /** Scopt's "Unknown option --x" with the nearest declared option, when one is near. */
+  static String withNearestOption(String error, List<OptionDef<?>> declared) {
+    Matcher m = UNKNOWN_OPTION.matcher(error);
+    if (!m.matches()) {
+      return error;
+    }
+    List<String> names = declared.stream().map(OptionDef::name).toList();
+    return error + NearestName.hint(m.group(1), names, "--");
   }
 
   private <O> ExitCode runParsed(
@@ -222,7 +248,8 @@ public final class Main {
                       + ") while the job said: "
                       + e.getMessage().strip().split("\n", 2)[0]
                       + ". Check that it is up ('hbase-rekey status'), then rerun the same command"
-                  : e.getMessage()));
+                  : e.getMessage())
+              + LOG_HINT);
       return ExitCode.FAILED;
     } catch (Exception | LinkageError e) {
       Optional<String> outage = Outage.cause(e);

@@ -36,6 +36,11 @@ final class RekeyCommand implements Command<RekeyOptions> {
   }
 
   @Override
+  public Class<RekeyResult> result() {
+    return RekeyResult.class;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return RekeyOptions.declared();
   }

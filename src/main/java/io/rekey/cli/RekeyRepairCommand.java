@@ -36,6 +36,11 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
     return "compare a re-keyed copy with its source row by row and write only what differs";
   }
 
+  @Override
+  public Class<RepairResult> result() {
+    return RepairResult.class;
+  }
+
   /** The rekey job's file serves its repairs too. */
   @Override
   public String jobFileCommand() {

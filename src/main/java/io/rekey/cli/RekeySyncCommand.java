@@ -36,6 +36,11 @@ final class RekeySyncCommand implements Command<SyncOptions> {
     return "catch a re-keyed copy up with the source's later writes and deletes (live migration)";
   }
 
+  @Override
+  public Class<SyncResult> result() {
+    return SyncResult.class;
+  }
+
   /** The rekey job's file serves its syncs too. */
   @Override
   public String jobFileCommand() {

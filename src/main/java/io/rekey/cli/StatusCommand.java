@@ -31,6 +31,11 @@ final class StatusCommand implements Command<StatusCommand.Options> {
   }
 
   @Override
+  public Class<ClusterStatus> result() {
+    return ClusterStatus.class;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return List.of(WAIT);
   }

@@ -34,6 +34,11 @@ final class VerifyCommand implements Command<VerifyOptions> {
   }
 
   @Override
+  public Class<VerifyResult> result() {
+    return VerifyResult.class;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return VerifyOptions.declared();
   }

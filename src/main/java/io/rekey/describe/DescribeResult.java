@@ -1,6 +1,7 @@
 package io.rekey.describe;
 
 import io.rekey.common.Finding;
+import io.rekey.common.JsonResult;
 import io.rekey.schema.TableDescription;
 import java.util.List;
 
@@ -10,7 +11,7 @@ import java.util.List;
  * @param table families and regions
  * @param findings most severe first
  */
-public record DescribeResult(TableDescription table, List<Finding> findings) {
+public record DescribeResult(TableDescription table, List<Finding> findings) implements JsonResult {
   public DescribeResult {
     findings = List.copyOf(findings);
   }

@@ -1,5 +1,6 @@
 package io.rekey.hbase;
 
+import io.rekey.common.JsonResult;
 import java.util.List;
 
 /**
@@ -12,7 +13,8 @@ import java.util.List;
  * @param hbaseVersion the cluster's HBase version
  */
 public record ClusterStatus(
-    String zookeeper, String master, List<String> regionServers, int tables, String hbaseVersion) {
+    String zookeeper, String master, List<String> regionServers, int tables, String hbaseVersion)
+    implements JsonResult {
   public ClusterStatus {
     regionServers = List.copyOf(regionServers);
   }

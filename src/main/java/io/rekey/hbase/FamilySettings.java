@@ -6,7 +6,12 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 /**
  * The settings an HFile of a family is written with, taken from the target table's family.
  *
+ * @param name the family
+ * @param compression COMPRESSION
+ * @param bloomType BLOOMFILTER
  * @param bloomParam the prefix length for ROWPREFIX_FIXED_LENGTH blooms, else null
+ * @param blockSize BLOCKSIZE in bytes
+ * @param dataBlockEncoding DATA_BLOCK_ENCODING
  */
 public record FamilySettings(
     String name,

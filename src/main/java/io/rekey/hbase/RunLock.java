@@ -49,7 +49,7 @@ public final class RunLock implements AutoCloseable {
   /** The state table's family. */
   public static final byte[] FAMILY = Bytes.toBytes("s");
 
-  private static final byte[] LOCK = Bytes.toBytes("lock");
+  static final byte[] LOCK = Bytes.toBytes("lock");
 
   private final Connection connection;
   private final TableName stateTable;

@@ -349,6 +349,34 @@ public final class RunState {
     forgetRead();
   }
 
+  /**
+   * Whether the state table exists, looked up without creating it (for commands that only read).
+   */
+  public boolean tableExists() {
+    return new TableAdmin(connection).exists(table);
+  }
+
+  /**
+   * Who holds the run lock and since when (the lock cell's timestamp), or empty when it is free.
+   *
+   * @param holder what the run does, its process and host, and its Spark application
+   * @param sinceMillis when the lock was taken, by the state table's region server
+   */
+  public record Holder(String holder, long sinceMillis) {}
+
+  /** The run lock's {@link Holder}, or empty when no run holds it. */
+  public java.util.Optional<Holder> lockHolder() {
+    Result r = get(RunLock.LOCK);
+    if (r.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    var cell = r.getColumnLatestCell(FAMILY, RunLock.LOCK);
+    return java.util.Optional.of(
+        new Holder(
+            Bytes.toString(cell.getValueArray(), cell.getValueOffset(), cell.getValueLength()),
+            cell.getTimestamp()));
+  }
+
   /** The newest {@code limit} runs, newest first (JSON lines). */
   public List<String> history(int limit) {
     List<String> out = new ArrayList<>();

@@ -11,7 +11,7 @@ import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionDef;
 import io.rekey.read.TableRead;
-import io.rekey.write.BulkLoader;
+import io.rekey.write.StoredCells;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -151,7 +151,7 @@ public final class IndexJob {
             table.check(), conf, definition.familiesRead(), PurgedDeletes.Reader.INDEX_UPDATE);
     stageSeconds.put("plan", seconds(t0));
     IndexLoad.Written written;
-    BulkLoader.Stored stored;
+    StoredCells stored;
     long t2;
     try {
       // The run's start stamps its entry cells, kept later than any earlier run's, so what it
@@ -325,7 +325,7 @@ public final class IndexJob {
       long after,
       boolean nothing,
       IndexLoad.Written w,
-      BulkLoader.Stored stored) {
+      StoredCells stored) {
     return IndexRunResult.builder()
         .kind(update ? "update" : "build")
         .source(definition.source().getNameAsString())

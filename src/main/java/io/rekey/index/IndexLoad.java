@@ -7,11 +7,11 @@ import io.rekey.keys.KeyReject;
 import io.rekey.read.TableRead;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
-import io.rekey.write.BulkLoader;
 import io.rekey.write.Ledger;
 import io.rekey.write.PutWriterStage;
 import io.rekey.write.RegionPartitioner;
 import io.rekey.write.ShuffleCell;
+import io.rekey.write.StoredCells;
 import io.rekey.write.WriteEngine;
 import io.rekey.write.WriteStats;
 import java.io.IOException;
@@ -382,9 +382,9 @@ public final class IndexLoad {
    *
    * @return the stored-cell check, or null for Puts
    */
-  public BulkLoader.Stored load(Written written) {
+  public StoredCells load(Written written) {
     written.table().awaitTable(definition.indexTable());
-    BulkLoader.Stored stored = null;
+    StoredCells stored = null;
     if (written.ledger() != null && !written.ledger().entries().isEmpty()) {
       stored =
           new WriteEngine(conf, runDir, written.ledger().runId())

@@ -1,5 +1,6 @@
 package io.rekey.index;
 
+import io.rekey.common.JsonResult;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.RunState;
 import io.rekey.keys.FieldValue;
@@ -49,6 +50,9 @@ public final class IndexLookup {
   /**
    * One entry found, with its source row.
    *
+   * @param time the entry's time, ISO-8601
+   * @param ts the entry's time (epoch millis)
+   * @param sourceKey the source row the entry points at, printable
    * @param columns the source row's newest values, {@code family:qualifier -> value} (shortened)
    * @param note what is wrong with the entry, or null when the source row agrees with it
    */
@@ -56,10 +60,18 @@ public final class IndexLookup {
       String time, long ts, String sourceKey, Map<String, String> columns, String note) {}
 
   /**
-   * @param entries every entry of the value in the time range (not only those shown)
+   * What {@code index lookup} found: one value's newest entries, each with its source row.
+   *
+   * @param index the index table
+   * @param value the value looked up
+   * @param from the oldest entry time asked for (epoch millis), or null
+   * @param to the newest entry time asked for (epoch millis), or null
    * @param ranges the key ranges scanned (salt buckets)
+   * @param entries every entry of the value in the time range (not only those shown)
+   * @param newest the newest entries, newest first, with their source rows
    * @param sourceRows rows of the source with the value, counted by a filter scan, or null when not
    *     asked
+   * @param seconds wall time of the lookup
    */
   public record Result(
       String index,
@@ -70,7 +82,8 @@ public final class IndexLookup {
       long entries,
       List<Hit> newest,
       Long sourceRows,
-      double seconds) {
+      double seconds)
+      implements JsonResult {
     public Result {
       newest = List.copyOf(newest);
     }

@@ -1,6 +1,7 @@
 package io.rekey.index;
 
-import io.rekey.write.BulkLoader;
+import io.rekey.common.JsonResult;
+import io.rekey.write.StoredCells;
 import java.util.List;
 import java.util.Map;
 
@@ -9,18 +10,30 @@ import java.util.Map;
  * rejected.
  *
  * @param kind {@code build} or {@code update}
+ * @param source the table indexed
+ * @param index the index table
+ * @param definition the index definition, as one line
+ * @param indexCreated whether this run created the index table
+ * @param indexRegions how a new index table's regions were planned, or null when it existed
+ * @param read how the source was read: snapshot or live scan, and what
  * @param write {@code hfiles} (bulk-loaded) or {@code puts}
  * @param windowFrom the oldest cell timestamp indexed (an update), or null for all (a build)
  * @param windowTo cells at or after this were left for the next run
  * @param watermarkBefore the watermark the run started from, or null
  * @param watermarkAfter the watermark the run left
  * @param nothingToDo the window was empty (the watermark is already at the end)
+ * @param counts rows read, indexed, without a value, rejected; entries and cells; entries retired
+ * @param cellsWritten cells written to the index table (entries and row records)
+ * @param bytesWritten bytes of the HFiles written (0 for Puts)
+ * @param files HFiles written (0 for Puts)
  * @param stored the entry cells stored, counted from the index table's store files, against the
  *     cells written; null for Puts and when nothing was loaded
  * @param rejectsGlob the rejects files, or null when no row was rejected
- * @param indexRegions how a new index table's regions were planned, or null when it existed
+ * @param rejectExamples the first rejected rows, for the summary
+ * @param stageSeconds wall time per stage, in order
  * @param warnings source families whose delete markers a major compaction may purge before an
  *     update reads them (one line each, with the fix)
+ * @param seconds wall time of the run
  */
 public record IndexRunResult(
     String kind,
@@ -40,12 +53,13 @@ public record IndexRunResult(
     long cellsWritten,
     long bytesWritten,
     int files,
-    BulkLoader.Stored stored,
+    StoredCells stored,
     String rejectsGlob,
     List<String> rejectExamples,
     Map<String, Double> stageSeconds,
     List<String> warnings,
-    double seconds) {
+    double seconds)
+    implements JsonResult {
   public IndexRunResult {
     rejectExamples = List.copyOf(rejectExamples);
     warnings = List.copyOf(warnings);
@@ -79,7 +93,7 @@ public record IndexRunResult(
     private long cellsWritten;
     private long bytesWritten;
     private int files;
-    private BulkLoader.Stored stored;
+    private StoredCells stored;
     private String rejectsGlob;
     private List<String> rejectExamples = List.of();
     private Map<String, Double> stageSeconds = Map.of();
@@ -173,7 +187,7 @@ public record IndexRunResult(
       return this;
     }
 
-    public Builder stored(BulkLoader.Stored stored) {
+    public Builder stored(StoredCells stored) {
       this.stored = stored;
       return this;
     }

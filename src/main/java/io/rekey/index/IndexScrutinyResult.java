@@ -1,5 +1,6 @@
 package io.rekey.index;
 
+import io.rekey.common.JsonResult;
 import java.util.List;
 import java.util.Map;
 
@@ -7,6 +8,12 @@ import java.util.Map;
  * What {@code index scrutiny} found, both ways: every source row's expected entries against every
  * entry in the index.
  *
+ * @param source the indexed table
+ * @param index the index table
+ * @param watermark the index's watermark (epoch millis): cells older than it must be indexed; null
+ *     before the first build
+ * @param sourceRows source rows read
+ * @param indexEntries entries read from the index
  * @param valid entries that are in the index and expected from the source, with its covered values
  * @param stale entries that are in the index and expected, but whose covered values differ from the
  *     source's (older than the watermark; newer ones are pending)
@@ -21,9 +28,11 @@ import java.util.Map;
  * @param foreign rows of the index table that are no entries of this index (no marker cell, or a
  *     key the layout cannot read): counted and shown, never repaired
  * @param samples up to N examples per kind, {@code index key -> source key (detail)}
+ * @param repaired whether --repair wrote the fixes
  * @param written entries written by {@code --repair} (missing and stale ones)
  * @param deleted entries deleted by {@code --repair} (which also writes the untracked rows'
  *     records)
+ * @param seconds wall time of the run
  */
 public record IndexScrutinyResult(
     String source,
@@ -43,7 +52,8 @@ public record IndexScrutinyResult(
     boolean repaired,
     long written,
     long deleted,
-    double seconds) {
+    double seconds)
+    implements JsonResult {
   public IndexScrutinyResult {
     samples = Map.copyOf(samples);
   }

@@ -9,6 +9,7 @@ import java.io.Serializable;
  * changed in its window; one that now has no value (deleted, or its value removed) counts as
  * without a value, its entries retired.
  *
+ * @param rowsRead source rows read
  * @param rowsIndexed rows that gave one or more entries
  * @param entries entries made (more than rows with {@code all-versions})
  * @param cells cells the entries hold (what the HFiles must contain)

@@ -10,6 +10,13 @@ import java.util.Map;
  * whether the mapping is injective and decodable, what given old keys become, split points, and the
  * key ranges a reader would scan. Pure: built from the mapping and the inputs alone.
  *
+ * @param source the source layout
+ * @param target the target layout
+ * @param injective whether no two source keys can map to one target key
+ * @param lostFields source fields the target key leaves out
+ * @param injectivity why the mapping is or is not injective
+ * @param decodable whether the source fields can be read back from the target key
+ * @param unrecoverableFields source fields the target key cannot give back
  * @param keys one entry per old key given
  * @param splitPoints null when none were asked for and the layout has no salt
  * @param scan null when no scan was asked for
@@ -26,7 +33,14 @@ public record LayoutPreview(
     List<KeyText> splitPoints,
     ScanPreview scan) {
 
-  /** A layout as the preview shows it. */
+  /**
+   * A layout as the preview shows it.
+   *
+   * @param spec the layout in its canonical form
+   * @param mode binary or text
+   * @param parts the layout's parts in key order, described
+   * @param fields field name to type
+   */
   public record LayoutSummary(
       String spec, String mode, List<String> parts, Map<String, String> fields) {
     static LayoutSummary of(KeyLayout layout) {
@@ -43,10 +57,13 @@ public record LayoutPreview(
   /**
    * One old key and what it becomes.
    *
+   * @param oldKey the old key given
    * @param fields what the source layout reads, printable
    * @param newKey null when rejected
+   * @param newKeyLength the new key's length in bytes (0 when rejected)
    * @param decoded what reading the new key back gives
    * @param rejectReason null unless rejected
+   * @param rejectDetail what was wrong with the key, or null
    */
   public record KeyPreview(
       KeyText oldKey,
@@ -57,7 +74,12 @@ public record LayoutPreview(
       String rejectReason,
       String rejectDetail) {}
 
-  /** The ranges for one query. */
+  /**
+   * The ranges for one query.
+   *
+   * @param query field name to the value asked for
+   * @param ranges the [start, stop) key ranges a reader scans, one per salt bucket
+   */
   public record ScanPreview(Map<String, String> query, List<KeyText[]> ranges) {}
 
   /**

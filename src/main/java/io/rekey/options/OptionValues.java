@@ -141,7 +141,9 @@ public final class OptionValues {
             file
                 + ": unknown key '"
                 + key
-                + "' for '"
+                + "'"
+                + NearestName.hint(key, byName.keySet(), "")
+                + " for '"
                 + command
                 + "'; known keys: "
                 + String.join(", ", new TreeSet<>(byName.keySet())));
@@ -182,6 +184,7 @@ public final class OptionValues {
         throw new InvalidOptionException(
             "unknown option --"
                 + e.getKey()
+                + NearestName.hint(e.getKey(), byName.keySet(), "--")
                 + "; known options: "
                 + byName.keySet().stream().map(n -> "--" + n).collect(Collectors.joining(", ")));
       }

@@ -8,14 +8,22 @@ import java.util.List;
 /**
  * What a rekey run will do, decided before any data moves; printed by {@code --dry-run}.
  *
+ * @param source the table copied
+ * @param target the table written
+ * @param sourceKey the source key layout, as given
+ * @param targetKey the target key layout, as given
+ * @param injectivity whether two source keys can map to one target key, and why
+ * @param collisionCheck whether the run counts target keys to catch two rows mapped to one
  * @param read {@code snapshot} or {@code live-scan}
  * @param snapshot the snapshot to take and read, or null for a live scan
  * @param runDir where the run's files go
  * @param createTarget whether the target will be created (pre-split at {@link #splitPoints})
+ * @param families the target's column families and their settings (those of the source)
  * @param splitPoints the target's region boundaries (planned or existing)
  * @param tasksPerRegion writer tasks per target region
- * @param sampleKeys the first rows of the source and their new keys
+ * @param maxRejects how many rows may be rejected before the run fails
  * @param sourceRegions regions of the source (one read task each)
+ * @param sampleKeys the first rows of the source and their new keys
  */
 public record RekeyPlan(
     String source,
@@ -53,6 +61,7 @@ public record RekeyPlan(
   /**
    * An old key of the source and what it becomes.
    *
+   * @param oldKey a source row key from the sample
    * @param newKey null when the row is rejected
    * @param reject the reason and detail, or null
    */

@@ -1,7 +1,8 @@
 package io.rekey.rekey;
 
+import io.rekey.common.JsonResult;
 import io.rekey.verify.VerifyResult;
-import io.rekey.write.BulkLoader;
+import io.rekey.write.StoredCells;
 import java.util.List;
 import java.util.Map;
 
@@ -9,9 +10,21 @@ import java.util.Map;
  * What a rekey run did. The counts add up: {@code cellsRead = cellsWritten + cellsRejected +
  * cellsSkipped} (checked before anything is loaded).
  *
+ * @param plan the plan the run followed: tables, key specs, read mode, snapshot, run directory,
+ *     families, split points and sample keys
  * @param dryRun only the plan was made
  * @param resumed the run went on from an earlier run's files
  * @param state how far the run got ({@code LOADED} when it completed)
+ * @param rowsRead source rows read
+ * @param cellsRead source cells read (delete markers included)
+ * @param cellsWritten cells written to HFiles under their new keys
+ * @param rowsRejected source rows whose key the source layout could not read or the target layout
+ *     could not build
+ * @param cellsRejected the cells of the rejected rows
+ * @param cellsSkipped cells left out by an explicit option (such as delete markers with
+ *     --skip-deletes)
+ * @param bytesWritten bytes of the HFiles written
+ * @param files HFiles written
  * @param stored the cells stored for the run, counted from the target's store files, against the
  *     cells written; null when nothing was loaded
  * @param rejectsFiles the rejects files (tab-separated: reason, detail, old key, hex), or empty
@@ -22,6 +35,7 @@ import java.util.Map;
  * @param syncWarnings what may keep a later sync from seeing a change (delete markers the source's
  *     families purge at compactions)
  * @param stageSeconds wall time per stage, in order
+ * @param totalSeconds wall time of the whole run
  */
 public record RekeyResult(
     RekeyPlan plan,
@@ -36,14 +50,15 @@ public record RekeyResult(
     long cellsSkipped,
     long bytesWritten,
     int files,
-    BulkLoader.Stored stored,
+    StoredCells stored,
     String rejectsFiles,
     List<String> rejectExamples,
     VerifyResult verify,
     long syncWatermark,
     List<String> syncWarnings,
     Map<String, Double> stageSeconds,
-    double totalSeconds) {
+    double totalSeconds)
+    implements JsonResult {
   public RekeyResult {
     rejectExamples = List.copyOf(rejectExamples);
     syncWarnings = List.copyOf(syncWarnings);
@@ -80,7 +95,7 @@ public record RekeyResult(
     private long cellsSkipped;
     private long bytesWritten;
     private int files;
-    private BulkLoader.Stored stored;
+    private StoredCells stored;
     private String rejectsFiles;
     private List<String> rejectExamples = List.of();
     private VerifyResult verify;
@@ -151,7 +166,7 @@ public record RekeyResult(
       return this;
     }
 
-    public Builder stored(BulkLoader.Stored stored) {
+    public Builder stored(StoredCells stored) {
       this.stored = stored;
       return this;
     }

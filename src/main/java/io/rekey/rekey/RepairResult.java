@@ -1,5 +1,6 @@
 package io.rekey.rekey;
 
+import io.rekey.common.JsonResult;
 import io.rekey.verify.VerifyResult;
 import java.util.List;
 
@@ -8,6 +9,9 @@ import java.util.List;
  * the cells are what it wrote to make them read as the source (or, with {@code --dry-run}, would
  * have written).
  *
+ * @param source the source table
+ * @param target the target table
+ * @param dryRun only counted what to write (--dry-run)
  * @param until the time the tables were compared as of, or null for all cells
  * @param rowsMissing target rows the source maps cells to and the target lacked
  * @param rowsDifferent target rows holding other cells than the source maps to them
@@ -19,6 +23,8 @@ import java.util.List;
  * @param examples a few differing rows, {@code KIND key}
  * @param maskedExample the first cell that cannot be restored, or null
  * @param verify the verify after the repair, or null ({@code --dry-run}, {@code --no-verify})
+ * @param compareSeconds wall time of the comparison
+ * @param seconds wall time of the run
  */
 public record RepairResult(
     String source,
@@ -36,7 +42,8 @@ public record RepairResult(
     String maskedExample,
     VerifyResult verify,
     double compareSeconds,
-    double seconds) {
+    double seconds)
+    implements JsonResult {
   public RepairResult {
     examples = List.copyOf(examples);
   }

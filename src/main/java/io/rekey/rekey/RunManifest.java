@@ -3,7 +3,7 @@ package io.rekey.rekey;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rekey.common.Json;
 import io.rekey.hbase.RunFiles;
-import io.rekey.write.BulkLoader;
+import io.rekey.write.StoredCells;
 import java.io.IOException;
 import java.io.InputStream;
 import org.apache.hadoop.conf.Configuration;
@@ -39,7 +39,7 @@ public record RunManifest(
     long cellsWritten,
     long bytesWritten,
     int files,
-    BulkLoader.Stored stored,
+    StoredCells stored,
     long readFromMillis,
     long updatedMillis) {
   /** How far a run got. */
@@ -62,12 +62,12 @@ public record RunManifest(
     return with(State.WRITTEN, stats, cells, bytes, hfiles, null);
   }
 
-  RunManifest loaded(BulkLoader.Stored check) {
+  RunManifest loaded(StoredCells check) {
     return with(State.LOADED, map, cellsWritten, bytesWritten, files, check);
   }
 
   private RunManifest with(
-      State s, MapStats m, long cells, long bytes, int hfiles, BulkLoader.Stored check) {
+      State s, MapStats m, long cells, long bytes, int hfiles, StoredCells check) {
     return new RunManifest(
         fingerprint,
         runId,

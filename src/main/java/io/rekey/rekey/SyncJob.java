@@ -17,10 +17,10 @@ import io.rekey.verify.MigrationDefinition;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
-import io.rekey.write.BulkLoader;
 import io.rekey.write.PutWriterStage;
 import io.rekey.write.RegionPartitioner;
 import io.rekey.write.ShuffleCell;
+import io.rekey.write.StoredCells;
 import io.rekey.write.WriteEngine;
 import io.rekey.write.WriteStats;
 import java.io.IOException;
@@ -335,7 +335,7 @@ public final class SyncJob {
     if (stats.rowsRejected() > rekey.maxRejects()) {
       throw tooManyRejects(stats.rowsRejected(), how, runDir, null);
     }
-    BulkLoader.Stored stored = null;
+    StoredCells stored = null;
     int files = 0;
     if (committed != null && !committed.ledger().entries().isEmpty()) {
       files = committed.ledger().entries().size();

@@ -1,13 +1,16 @@
 package io.rekey.rekey;
 
+import io.rekey.common.JsonResult;
 import io.rekey.verify.VerifyResult;
-import io.rekey.write.BulkLoader;
+import io.rekey.write.StoredCells;
 import java.util.List;
 
 /**
  * What a {@code rekey sync} did: the windows it copied, each with its counts, and where the
  * watermark moved. In every window the cells add up ({@link SyncStats#addsUp()}).
  *
+ * @param source the source table
+ * @param target the target table
  * @param finalRun the last sync, with a verify of the cells below {@code windowTo}
  * @param windowFrom the watermark found: the first window's start
  * @param windowTo where the last window ended
@@ -16,6 +19,8 @@ import java.util.List;
  * @param nothingToDo the watermark was already at or past {@code windowTo}
  * @param windows the windows copied, in order
  * @param totals the windows' counts summed
+ * @param rejectsFiles the rejects files of the windows, or null when no row was rejected
+ * @param rejectExamples the first rejected rows, for the summary
  * @param verify the final verify, or null
  * @param repair the final repair (with its own verify), or null
  * @param rowsWrittenAfterStop with {@code finalRun}: source rows holding cells stamped at or after
@@ -23,6 +28,7 @@ import java.util.List;
  * @param firstWrittenAfterStop the first such row, or null
  * @param clockSkewMillis how far the state table's region server's clock was from the driver's
  * @param warnings what the operator must know (delete markers a compaction may purge)
+ * @param seconds wall time of the run
  */
 public record SyncResult(
     String source,
@@ -43,7 +49,8 @@ public record SyncResult(
     String firstWrittenAfterStop,
     long clockSkewMillis,
     List<String> warnings,
-    double seconds) {
+    double seconds)
+    implements JsonResult {
   public SyncResult {
     windows = List.copyOf(windows);
     rejectExamples = List.copyOf(rejectExamples);
@@ -69,9 +76,14 @@ public record SyncResult(
   /**
    * One window.
    *
+   * @param from the window's first cell timestamp (epoch millis)
+   * @param to cells at or after this were left for the next window
    * @param write {@code puts} or {@code hfiles}
+   * @param stats what the window read, moved, rejected and wrote
    * @param cellsWritten cells the writers wrote (window cells, moved rows, retiring markers)
+   * @param files HFiles written (0 for Puts)
    * @param stored the stored-cell check of an HFile window, or null for Puts
+   * @param seconds wall time of the window
    */
   public record Window(
       long from,
@@ -80,6 +92,6 @@ public record SyncResult(
       SyncStats stats,
       long cellsWritten,
       int files,
-      BulkLoader.Stored stored,
+      StoredCells stored,
       double seconds) {}
 }

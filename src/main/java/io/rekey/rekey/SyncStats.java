@@ -9,7 +9,11 @@ import java.io.Serializable;
  * #cellsOut()}, which a move makes larger than what was read (the whole row, and a marker for each
  * cell it leaves behind).
  *
+ * @param rowsRead source rows with cells in the window
+ * @param cellsRead cells read in the window (delete markers included)
  * @param deletesRead delete markers among the cells read (every kind)
+ * @param rowsRejected rows whose key could not be mapped
+ * @param cellsRejected the cells of the rejected rows
  * @param cellsWritten cells of the window that reach the target (under the row's key, or inside a
  *     moved row)
  * @param rowsMoved rows whose key changed in the window, written whole under the new key

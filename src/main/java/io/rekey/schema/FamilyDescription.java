@@ -3,7 +3,16 @@ package io.rekey.schema;
 /**
  * A column family's settings as HBase reports them.
  *
+ * @param name the family
+ * @param maxVersions VERSIONS
+ * @param minVersions MIN_VERSIONS
  * @param ttlSeconds the time to live; {@link Integer#MAX_VALUE} is HBase's FOREVER
+ * @param compression COMPRESSION
+ * @param bloomFilter BLOOMFILTER
+ * @param blockSize BLOCKSIZE in bytes
+ * @param dataBlockEncoding DATA_BLOCK_ENCODING
+ * @param inMemory IN_MEMORY
+ * @param blockCache BLOCKCACHE
  */
 public record FamilyDescription(
     String name,

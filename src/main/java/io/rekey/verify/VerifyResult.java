@@ -1,5 +1,6 @@
 package io.rekey.verify;
 
+import io.rekey.common.JsonResult;
 import java.util.List;
 
 /**
@@ -11,6 +12,7 @@ import java.util.List;
  * @param regions regions compared
  * @param differences the regions that differ, in key order (at most 100)
  * @param differingRegions how many regions differ
+ * @param seconds wall time of the comparison
  */
 public record VerifyResult(
     boolean matches,
@@ -19,7 +21,8 @@ public record VerifyResult(
     int regions,
     List<RegionDiff> differences,
     int differingRegions,
-    double seconds) {
+    double seconds)
+    implements JsonResult {
   public VerifyResult {
     differences = List.copyOf(differences);
   }

@@ -61,39 +61,8 @@ public final class BulkLoader {
 
   private BulkLoader() {}
 
-  /**
-   * The stored-cell check: cells of the run found in the target's store files against cells
-   * written.
-   *
-   * @param stored the cells found, or -1 when the store files could not be read
-   * @param files store files of the run that were counted
-   * @param note why the count could not prove the load, or null when it did
-   */
-  public record Stored(long stored, long written, int files, String note) {
-    /** Whether the store files hold exactly the cells written. */
-    public boolean proven() {
-      return note == null && stored == written;
-    }
-
-    /** {@code stored 120 = written 120 (from 8 store files)}, or what is not known. */
-    public String line() {
-      if (stored < 0) {
-        return "written " + written + "; " + note;
-      }
-      return "stored "
-          + stored
-          + (stored == written ? " = " : " != ")
-          + "written "
-          + written
-          + " (counted from "
-          + files
-          + " store files)"
-          + (note == null ? "" : "; " + note);
-    }
-  }
-
   /** What a load did: the final ledger and the stored-cell check. */
-  public record Loaded(Ledger ledger, Stored stored) {}
+  public record Loaded(Ledger ledger, StoredCells stored) {}
 
   /**
    * Loads every entry of {@code ledger} not yet loaded, then counts the run's stored cells.
@@ -197,7 +166,7 @@ public final class BulkLoader {
   }
 
   /** The run's cells in the target's store files, entry by entry, against the ledger. */
-  public static Stored storedCells(
+  public static StoredCells storedCells(
       Configuration conf, TableName table, Ledger ledger, java.util.Set<String> families) {
     StoreFileCensus.Result census;
     try {
@@ -207,7 +176,7 @@ public final class BulkLoader {
         throw e;
       }
       // The load is done; only the count cannot be made. Say so instead of failing the run.
-      return new Stored(
+      return new StoredCells(
           -1,
           ledger.cells(),
           0,
@@ -233,7 +202,7 @@ public final class BulkLoader {
                 + census.pieces().get(HFiles.tag(ledger.runId(), e.name())).stream()
                     .map(StoreFileCensus.Piece::file)
                     .toList()
-                + "). Stored "
+                + "). StoredCells "
                 + stored
                 + ", written "
                 + written
@@ -241,11 +210,11 @@ public final class BulkLoader {
       }
     }
     if (stored == written) {
-      return new Stored(stored, written, files, null);
+      return new StoredCells(stored, written, files, null);
     }
     if (census.otherCells() > 0) {
       // Compactions replaced some of the run's files and the cleaner removed the originals.
-      return new Stored(
+      return new StoredCells(
           stored,
           written,
           files,

@@ -106,14 +106,23 @@ class MainTest {
     assertThat(run.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(run.err())
         .contains(
-            "unknown command 'rekye'; the commands are: status, describe, generate, layout, audit, rekey, rekey sync, rekey repair, verify");
+            "unknown command 'rekye' (did you mean rekey?); the commands are: status, describe, generate, layout, audit, rekey, rekey sync, rekey repair, verify");
   }
 
   @Test
   void unknownOptionExits2WithUsage() {
     CliRun run = CliRun.of("describe", "--tabel", "x");
     assertThat(run.exit()).isEqualTo(ExitCode.USAGE);
-    assertThat(run.err()).contains("error: Unknown option --tabel", "Usage: hbase-rekey describe");
+    assertThat(run.err())
+        .contains(
+            "error: Unknown option --tabel (did you mean --table?)", "Usage: hbase-rekey describe");
+  }
+
+  @Test
+  void anUnknownOptionFarFromEveryKnownOneGetsNoGuess() {
+    CliRun run = CliRun.of("describe", "--zebra-stripes", "x");
+    assertThat(run.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(run.err()).contains("error: Unknown option --zebra-stripes").doesNotContain("mean");
   }
 
   @Test
@@ -149,7 +158,7 @@ class MainTest {
   }
 
   @Test
-  void unreachableClusterExits1WithOneClearLine() throws Exception {
+  void unreachableClusterExits1WithOneClearLineNamingTheLog() throws Exception {
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
       port = s.getLocalPort();
@@ -161,6 +170,9 @@ class MainTest {
             "error: describe: cannot reach ZooKeeper 127.0.0.1:"
                 + port
                 + " (--zk): is HBase running? Start the local one with 'jobs/hbase-local.sh"
-                + " start', or point at a cluster with --zk host:port or --hbase-conf DIR");
+                + " start', or point at a cluster with --zk host:port or --hbase-conf DIR"
+                + " (log: "
+                + Main.LOG_FILE
+                + ")");
   }
 }

@@ -109,7 +109,7 @@ class OptionValuesTest {
     assertThatThrownBy(() -> OptionValues.fromFile(file, "rekey", ALL))
         .hasMessage(
             file
-                + ": unknown key 'tabel' for 'rekey'; known keys: candidate, dry-run, read-mode,"
+                + ": unknown key 'tabel' (did you mean table?) for 'rekey'; known keys: candidate, dry-run, read-mode,"
                 + " salt-buckets, table");
   }
 
@@ -143,7 +143,8 @@ class OptionValuesTest {
   @Test
   void unknownOptionIsRefusedWithTheKnownOnes() {
     assertThatThrownBy(() -> OptionValues.empty().with("tabel", "x").validate(ALL))
-        .hasMessageStartingWith("unknown option --tabel; known options: --table, --salt-buckets");
+        .hasMessageStartingWith(
+            "unknown option --tabel (did you mean --table?); known options: --table, --salt-buckets");
   }
 
   @Test

@@ -5,7 +5,9 @@ import static io.rekey.rekey.RekeyIT.connection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.rekey.cli.ExitCode;
+import io.rekey.common.Json;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
@@ -455,7 +457,49 @@ class SyncIT extends OnMiniCluster {
               MiniHBase.zkQuorum());
       assertThat(cli.exit()).as(cli.toString()).isEqualTo(ExitCode.BUSY);
       assertThat(cli.err()).contains("a test");
+
+      // 'state' shows the holder, the watermark the last sync left and the runs, newest first.
+      CliRun state = state("sync_again_dst", "--json", "-");
+      assertThat(state.exit()).as(state.toString()).isEqualTo(ExitCode.OK);
+      JsonNode json = Json.mapper().readTree(state.out());
+      assertThat(json.get("schemaVersion").asInt()).isEqualTo(1);
+      assertThat(json.get("table").asText()).isEqualTo("sync_again_dst");
+      assertThat(json.get("watermark").asLong()).isEqualTo(again.watermarkAfter());
+      assertThat(json.get("behindSeconds").asLong()).isBetween(0L, 600L);
+      assertThat(json.at("/lock/holder").asText()).startsWith("a test by pid ");
+      assertThat(json.get("definition").asText()).contains(SALTED);
+      JsonNode runs = json.get("runs");
+      assertThat(runs).hasSizeGreaterThanOrEqualTo(2);
+      assertThat(runs.get(0).get("run").asText()).isEqualTo("sync");
+      assertThat(runs.get(0).get("outcome").asText()).isIn("done", "nothing to do");
+      assertThat(runs.get(0).get("windowTo").asLong()).isEqualTo(first.windowTo());
+      assertThat(runs.get(0).get("started").asText())
+          .isGreaterThanOrEqualTo(runs.get(1).get("started").asText());
     }
+    CliRun text = state("sync_again_dst", "--runs", "2");
+    assertThat(text.exit()).as(text.toString()).isEqualTo(ExitCode.OK);
+    assertThat(text.out())
+        .contains(
+            "sync_again_dst (state in " + STATE + ")",
+            "lock          free",
+            "behind now",
+            "last 2 runs, newest first:",
+            "  sync  ",
+            "cellsWritten ");
+    CliRun none = state("sync_no_such_dst");
+    assertThat(none.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(none.err().lines().findFirst().orElseThrow())
+        .startsWith(
+            "error: --table is 'sync_no_such_dst' but has no state: " + STATE + " holds nothing");
+  }
+
+  private static CliRun state(String table, String... more) {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of(
+                "state", "--table", table, "--state-table", STATE, "--zk", MiniHBase.zkQuorum()));
+    args.addAll(List.of(more));
+    return CliRun.of(args.toArray(String[]::new));
   }
 
   @Test

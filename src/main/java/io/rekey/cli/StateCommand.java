@@ -1,0 +1,80 @@
+package io.rekey.cli;
+
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.RunLock;
+import io.rekey.hbase.TableState;
+import io.rekey.options.OptionDef;
+import io.rekey.options.OptionValues;
+import io.rekey.report.StateText;
+import io.rekey.schema.TableInspector;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+
+/**
+ * {@code state}: where a live migration or an index stands, read from the state table without Spark
+ * and without writing: the watermark and its lag, the lock holder, the last runs.
+ */
+final class StateCommand implements Command<StateCommand.Options> {
+  static final OptionDef<String> TABLE =
+      OptionDef.text(
+              "table", "NS:TABLE", "a migration's target (rekey, sync, repair) or an index table")
+          .required();
+  static final OptionDef<Long> RUNS =
+      OptionDef.number("runs", "N", "how many of the last runs to show", 0, 1000).withDefault(5L);
+
+  /**
+   * Options of {@code state}.
+   *
+   * @param table the table whose state to show
+   * @param stateTable where the jobs keep it
+   * @param runs how many runs to show
+   */
+  record Options(TableName table, TableName stateTable, int runs) {}
+
+  @Override
+  public String name() {
+    return "state";
+  }
+
+  @Override
+  public String summary() {
+    return "show a migration's or an index's watermark, lag, lock holder and last runs (no Spark)";
+  }
+
+  @Override
+  public Class<TableState> result() {
+    return TableState.class;
+  }
+
+  @Override
+  public Set<ExitCode> exitCodes() {
+    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE);
+  }
+
+  @Override
+  public List<OptionDef<?>> options() {
+    return List.of(TABLE, RunLock.STATE_TABLE, RUNS);
+  }
+
+  @Override
+  public Options typed(OptionValues values) {
+    return new Options(
+        TableInspector.tableName(TABLE.name(), values.get(TABLE)),
+        TableInspector.tableName(RunLock.STATE_TABLE.name(), values.get(RunLock.STATE_TABLE)),
+        Math.toIntExact(values.get(RUNS)));
+  }
+
+  @Override
+  public ExitCode run(Options o, CommandContext context) throws Exception {
+    try (Connection connection = HBaseConnections.open(context.hbase())) {
+      TableState state =
+          TableState.read(
+              connection, o.stateTable(), o.table(), o.runs(), System.currentTimeMillis());
+      context.emit(StateText.render(state), state);
+      return ExitCode.OK;
+    }
+  }
+}
