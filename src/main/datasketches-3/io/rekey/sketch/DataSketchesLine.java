@@ -6,12 +6,12 @@ import org.apache.datasketches.kll.KllDoublesSketch;
 import org.apache.datasketches.memory.Memory;
 
 /**
- * The DataSketches calls whose names differ between the library's lines, for DataSketches
- * 3.x (Spark 3.5 brings 3.3.0). DataSketches is not in the jar: each Spark brings its own, so each cell compiles its
- * own copy of this class (the other line's is in src/main/datasketches-6, the pom picks one).
- * Between 3.x and 4.x the string codec moved package, KLL's min/max were renamed, and a rank or
- * quantile asked without a search criterion turned from exclusive to inclusive: these ask for the
- * exclusive one (the fraction strictly below) on either line.
+ * The DataSketches calls whose names differ between the library's lines, for DataSketches 3.x
+ * (Spark 3.5 brings 3.3.0). DataSketches is not in the jar: each Spark brings its own, so each cell
+ * compiles its own copy of this class (the other line's is in src/main/datasketches-6, the pom
+ * picks one). Between 3.x and 4.x the string codec moved package, KLL's min/max were renamed, and a
+ * rank or quantile asked without a search criterion turned from exclusive to inclusive: these ask
+ * for the exclusive one (the fraction strictly below) on either line.
  */
 final class DataSketchesLine {
   private DataSketchesLine() {}

@@ -7,12 +7,12 @@ import org.apache.datasketches.memory.Memory;
 import org.apache.datasketches.quantilescommon.QuantileSearchCriteria;
 
 /**
- * The DataSketches calls whose names differ between the library's lines, for DataSketches
- * 6.x (Spark 4.1 brings 6.2.0). DataSketches is not in the jar: each Spark brings its own, so each cell compiles its
- * own copy of this class (the other line's is in src/main/datasketches-3, the pom picks one).
- * Between 3.x and 4.x the string codec moved package, KLL's min/max were renamed, and a rank or
- * quantile asked without a search criterion turned from exclusive to inclusive: these ask for the
- * exclusive one (the fraction strictly below) on either line.
+ * The DataSketches calls whose names differ between the library's lines, for DataSketches 6.x
+ * (Spark 4.1 brings 6.2.0). DataSketches is not in the jar: each Spark brings its own, so each cell
+ * compiles its own copy of this class (the other line's is in src/main/datasketches-3, the pom
+ * picks one). Between 3.x and 4.x the string codec moved package, KLL's min/max were renamed, and a
+ * rank or quantile asked without a search criterion turned from exclusive to inclusive: these ask
+ * for the exclusive one (the fraction strictly below) on either line.
  */
 final class DataSketchesLine {
   private DataSketchesLine() {}
