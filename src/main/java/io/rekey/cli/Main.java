@@ -1,5 +1,6 @@
 package io.rekey.cli;
 
+import io.rekey.common.JsonResult;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.HadoopFiles;
 import io.rekey.hbase.Outage;
@@ -178,6 +179,10 @@ public final class Main {
     if (outcome instanceof ScoptParser.Help help) {
       out.println(help.usage());
       out.print(ExitCode.help(command.exitCodes()));
+      out.println(
+          "--json writes the result the JSON Schema "
+              + JsonResult.schemaResource(name)
+              + " in the jar describes");
       return ExitCode.OK;
     }
     if (outcome instanceof ScoptParser.Failed failed) {

@@ -11,6 +11,11 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  */
 @JsonPropertyOrder({"schemaVersion"})
 public interface JsonResult {
+  /** Where the jar holds the schema of {@code command}'s result (its words joined by -). */
+  static String schemaResource(String command) {
+    return "io/rekey/schema/" + command.replace(' ', '-') + ".schema.json";
+  }
+
   /** The version of this result's shape; every shape starts at 1. */
   @JsonProperty("schemaVersion")
   default int schemaVersion() {

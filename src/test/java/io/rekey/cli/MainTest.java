@@ -67,7 +67,8 @@ class MainTest {
             "index build",
             "index update",
             "index scrutiny",
-            "index lookup")) {
+            "index lookup",
+            "state")) {
       List<String> args = new ArrayList<>(List.of(command.split(" ")));
       args.add("--help");
       CliRun run = CliRun.of(args.toArray(String[]::new));
@@ -79,6 +80,9 @@ class MainTest {
             .as(command + " --help lists exit code " + code.code() + ":\n" + codes)
             .isEqualTo(expected.indexOf('0' + code.code()) >= 0);
       }
+      assertThat(run.out())
+          .contains(
+              "the JSON Schema io/rekey/schema/" + command.replace(' ', '-') + ".schema.json");
     }
   }
 

@@ -42,9 +42,7 @@ class ResultSchemasTest {
               "the schema of '%s' (%s) differs from its result type %s: review the change, run"
                   + " mvn test -Dtest=ResultSchemasTest -Drekey.schemas.update=true, and raise"
                   + " schemaVersion if a field changed meaning or went away",
-              c.name(),
-              ResultSchemas.RESOURCE_DIR + ResultSchemas.fileName(c.name()),
-              c.result().getName())
+              c.name(), ResultSchemas.resource(c.name()), c.result().getName())
           .isEqualTo(derived);
     }
   }

@@ -14,6 +14,7 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.rekey.common.Json;
+import io.rekey.common.JsonResult;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,8 +39,6 @@ import java.util.regex.Pattern;
  * may not; objects allow no other properties, so a field added or removed is a schema change.
  */
 public final class ResultSchemas {
-  /** Where the schemas live in the jar and in the sources. */
-  public static final String RESOURCE_DIR = "io/rekey/schema/";
 
   private static final ObjectMapper MAPPER = Json.mapper();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -63,9 +62,9 @@ public final class ResultSchemas {
 
   private ResultSchemas() {}
 
-  /** The file name of a command's schema: its words joined by {@code -}. */
-  public static String fileName(String command) {
-    return command.replace(' ', '-') + ".schema.json";
+  /** Where the jar holds the schema of {@code command}'s result. */
+  public static String resource(String command) {
+    return JsonResult.schemaResource(command);
   }
 
   /** The schema of the result of {@code command}, of type {@code type}. */
@@ -73,7 +72,7 @@ public final class ResultSchemas {
     ResultSchemas s = new ResultSchemas();
     ObjectNode root = NODES.objectNode();
     root.put("$schema", "https://json-schema.org/draft/2020-12/schema");
-    root.put("$id", "urn:hbase-rekey:schema:" + fileName(command));
+    root.put("$id", "urn:hbase-rekey:schema:" + Path.of(resource(command)).getFileName());
     root.put("title", "hbase-rekey " + command + " --json");
     ObjectNode body = s.objectSchema(MAPPER.constructType(type));
     root.setAll(body);
@@ -87,9 +86,7 @@ public final class ResultSchemas {
   /** The schema of {@code command} as shipped in the jar (the test classpath), or null. */
   public static JsonNode shipped(String command) {
     try (InputStream in =
-        ResultSchemas.class
-            .getClassLoader()
-            .getResourceAsStream(RESOURCE_DIR + fileName(command))) {
+        ResultSchemas.class.getClassLoader().getResourceAsStream(resource(command))) {
       return in == null ? null : MAPPER.readTree(in);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -103,7 +100,7 @@ public final class ResultSchemas {
   public static java.util.List<String> violations(String command, JsonNode result) {
     JsonNode schema = shipped(command);
     if (schema == null) {
-      return java.util.List.of("no schema " + RESOURCE_DIR + fileName(command) + " in the jar");
+      return java.util.List.of("no schema " + resource(command) + " in the jar");
     }
     return JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012)
         .getSchema(schema)
@@ -116,7 +113,7 @@ public final class ResultSchemas {
 
   /** Writes {@code schema} where the sources keep it (to review and check in). */
   public static Path writeToSources(String command, JsonNode schema) throws IOException {
-    Path file = Path.of("src/main/resources", RESOURCE_DIR, fileName(command));
+    Path file = Path.of("src/main/resources", resource(command));
     Files.createDirectories(file.getParent());
     Files.writeString(file, Json.toJson(schema) + "\n");
     return file;
