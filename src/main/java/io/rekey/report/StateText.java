@@ -1,28 +1,26 @@
 package io.rekey.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.rekey.hbase.RunRecord;
 import io.rekey.hbase.TableState;
+import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /** The human-readable form of a table's state ({@code hbase-rekey state}). */
 public final class StateText {
-  /** The fields every history line starts with, shown in the run's own columns. */
+  /** The fields every history line starts with ({@link RunRecord}), shown in the run's columns. */
   private static final Set<String> HEAD =
-      Set.of(
-          "run",
-          "outcome",
-          "started",
-          "seconds",
-          "application",
-          "windowFrom",
-          "windowTo",
-          "watermarkBefore",
-          "watermarkAfter",
-          "message");
+      Stream.concat(
+              Arrays.stream(RunRecord.class.getRecordComponents()).map(RecordComponent::getName),
+              Stream.of("message"))
+          .collect(Collectors.toUnmodifiableSet());
 
   private StateText() {}
 

@@ -1,5 +1,6 @@
 package io.rekey.testing;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HBaseTestingUtility;
@@ -31,6 +32,10 @@ public final class MiniHBase implements BeforeAllCallback {
       // A snapshot's master lock can lose its wake-up in HBase 2.5 and then blocks snapshots of
       // the table until it times out (10 minutes by default); see jobs/hbase-local.sh.
       conf.setInt("hbase.master.procedure.local.master.locks.timeout.ms", 60_000);
+      // A region server a test aborts (RegionServerRestartIT) may never finish shutting down in a
+      // mini cluster; after hbase.regionserver.abort.timeout (20 minutes) HBase then ends the whole
+      // JVM, and with it every test still to run in this fork (the long tier runs for longer).
+      conf.setLong("hbase.regionserver.abort.timeout", TimeUnit.DAYS.toMillis(7));
       started.startMiniCluster(1);
       util = started;
       context

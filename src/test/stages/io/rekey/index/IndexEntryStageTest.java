@@ -4,15 +4,12 @@ import static io.rekey.testing.StageTest.CellSpec.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.holdenkarau.spark.testing.JavaRDDComparisons;
-import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.options.OptionValues;
 import io.rekey.testing.StageTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.client.Result;
@@ -56,16 +53,8 @@ class IndexEntryStageTest extends StageTest {
     String run = dir.toUri().toString();
     IndexEntryStage stage =
         new IndexEntryStage(
-            definition,
-            false,
-            run,
-            new ShippedConfiguration(new Configuration()),
-            jsc().sc().longAccumulator(),
-            STAMP);
-    JavaRDD<String> made =
-        rows(2, rows)
-            .mapPartitionsWithIndex(stage, false)
-            .flatMap(t -> StageTest.cells(t._1()).iterator());
+            definition, false, run, StageTest.localFiles(), jsc().sc().longAccumulator(), STAMP);
+    JavaRDD<String> made = cellsOut(2, rows, stage);
 
     // What the per-row logic gives each row, worked out here without Spark.
     IndexEntries entries = new IndexEntries(definition);
@@ -88,8 +77,7 @@ class IndexEntryStageTest extends StageTest {
     JavaRDDComparisons.assertRDDEquals(jsc().parallelize(expected), made);
 
     IndexStats total = IndexStats.ZERO;
-    for (String line :
-        RunFiles.partitionCounts(new Configuration(), new org.apache.hadoop.fs.Path(run), 2)) {
+    for (String line : StageTest.partitionCounts(run, 2)) {
       total = total.plus(IndexStats.fromLine(line));
     }
     assertThat(total.rowsRead()).isEqualTo(4);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.holdenkarau.spark.testing.JavaRDDComparisons;
 import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.keys.KeyMapping;
 import io.rekey.testing.StageTest;
 import java.nio.file.Path;
@@ -54,32 +53,24 @@ class CellMapperStageTest extends StageTest {
             false,
             false,
             run,
-            new ShippedConfiguration(new Configuration()),
+            StageTest.localFiles(),
             jsc().sc().longAccumulator(),
             jsc().sc().longAccumulator());
-    JavaRDD<String> mapped =
-        rows(2, rows)
-            .mapPartitionsWithIndex(stage, false)
-            .flatMap(t -> StageTest.cells(t._1()).iterator());
+    JavaRDD<String> mapped = cellsOut(2, rows, stage);
 
     List<String> expected = new ArrayList<>();
     for (List<StageTest.CellSpec> row : rows.subList(0, 4)) {
       byte[] newKey = MAPPING.map(Bytes.toBytes(row.get(0).row()), (f, q) -> null);
-      for (StageTest.CellSpec c : row) {
-        String moved = StageTest.text(c.cell()).replaceFirst("^\\S+ ", "");
-        expected.add(Bytes.toStringBinary(newKey) + " " + moved);
-      }
+      expected.addAll(StageTest.movedTo(newKey, row));
     }
     JavaRDDComparisons.assertRDDEquals(jsc().parallelize(expected), mapped);
 
-    org.apache.hadoop.fs.Path runPath = new org.apache.hadoop.fs.Path(run);
-    Configuration conf = new Configuration();
     MapStats total = MapStats.ZERO;
-    for (String line : RunFiles.partitionCounts(conf, runPath, 2)) {
+    for (String line : StageTest.partitionCounts(run, 2)) {
       total = total.plus(MapStats.fromLine(line));
     }
     assertThat(total).isEqualTo(new MapStats(4, 8, 1, 1, 0));
-    assertThat(RunFiles.rejectExamples(conf, runPath, 10))
+    assertThat(RunFiles.rejectExamples(new Configuration(), new org.apache.hadoop.fs.Path(run), 10))
         .singleElement()
         .asString()
         .contains("not-a-message-key");

@@ -4,14 +4,11 @@ import static io.rekey.testing.StageTest.CellSpec.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.holdenkarau.spark.testing.JavaRDDComparisons;
-import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.keys.KeyMapping;
 import io.rekey.testing.StageTest;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaRDD;
@@ -55,29 +52,20 @@ class SyncMapperStageTest extends StageTest {
             "ns:source",
             2000,
             run,
-            new ShippedConfiguration(new Configuration()),
+            StageTest.localFiles(),
             jsc().sc().longAccumulator());
-    JavaRDD<String> out =
-        rows(2, window)
-            .mapPartitionsWithIndex(stage, false)
-            .flatMap(t -> StageTest.cells(t._1()).iterator());
+    JavaRDD<String> out = cellsOut(2, window, stage);
 
     List<String> expected = new ArrayList<>();
     for (List<StageTest.CellSpec> row : window.subList(0, 3)) {
       byte[] newKey = MAPPING.map(Bytes.toBytes(row.get(0).row()), (f, q) -> null);
-      for (StageTest.CellSpec c : row) {
-        expected.add(
-            Bytes.toStringBinary(newKey)
-                + " "
-                + StageTest.text(c.cell()).replaceFirst("^\\S+ ", ""));
-      }
+      expected.addAll(StageTest.movedTo(newKey, row));
     }
     assertThat(expected).anyMatch(c -> c.contains(" DeleteFamily="));
     JavaRDDComparisons.assertRDDEquals(jsc().parallelize(expected), out);
 
     SyncStats total = SyncStats.ZERO;
-    for (String line :
-        RunFiles.partitionCounts(new Configuration(), new org.apache.hadoop.fs.Path(run), 2)) {
+    for (String line : StageTest.partitionCounts(run, 2)) {
       total = total.plus(SyncStats.fromLine(line));
     }
     assertThat(total.rowsRead()).isEqualTo(4);

@@ -1,11 +1,17 @@
 package io.rekey.testing;
 
 import com.holdenkarau.spark.testing.SharedJavaSparkContext;
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.write.ShuffleCell;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
@@ -15,6 +21,8 @@ import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.function.Function2;
 import org.junit.jupiter.api.BeforeEach;
 import scala.Tuple2;
 
@@ -87,6 +95,42 @@ public abstract class StageTest extends SharedJavaSparkContext {
         + c.getType()
         + "="
         + Bytes.toStringBinary(CellUtil.cloneValue(c));
+  }
+
+  /** {@code row}'s cells as {@link #cells} shows them, moved to {@code newKey}. */
+  public static List<String> movedTo(byte[] newKey, List<CellSpec> row) {
+    List<String> out = new ArrayList<>();
+    for (CellSpec c : row) {
+      out.add(Bytes.toStringBinary(newKey) + " " + text(c.cell()).replaceFirst("^\\S+ ", ""));
+    }
+    return out;
+  }
+
+  /** A Hadoop configuration for a stage's run files on the local filesystem. */
+  public static ShippedConfiguration localFiles() {
+    return new ShippedConfiguration(new Configuration());
+  }
+
+  /** The counts line each of {@code partitions} map tasks left in the run directory. */
+  public static List<String> partitionCounts(String run, int partitions) throws IOException {
+    return RunFiles.partitionCounts(new Configuration(), new Path(run), partitions);
+  }
+
+  /**
+   * The cells a map stage (a partition's rows to {@link ShuffleCell} records) makes of {@code rows}
+   * in {@code partitions} partitions, as {@link #cells} shows them.
+   */
+  protected JavaRDD<String> cellsOut(
+      int partitions,
+      List<List<CellSpec>> rows,
+      Function2<
+              Integer,
+              Iterator<Tuple2<ImmutableBytesWritable, Result>>,
+              Iterator<Tuple2<byte[], byte[]>>>
+          stage) {
+    return rows(partitions, rows)
+        .mapPartitionsWithIndex(stage, false)
+        .flatMap(t -> cells(t._1()).iterator());
   }
 
   /**
