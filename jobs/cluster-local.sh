@@ -116,6 +116,8 @@ write_config() {
     property hbase.zookeeper.quorum "$HOST"
     property hbase.zookeeper.property.clientPort "$ZK_PORT"
     property hbase.zookeeper.property.dataDir "$DIR/zookeeper"
+    # ZooKeeper's admin server would take port 8080 on every address, which is often in use.
+    property hbase.zookeeper.property.admin.enableServer false
     property hbase.master.hostname "$HOST"
     property hbase.regionserver.hostname "$HOST"
     property hbase.master.port $((BASE + 6))
