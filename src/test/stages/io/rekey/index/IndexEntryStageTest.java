@@ -76,10 +76,8 @@ class IndexEntryStageTest extends StageTest {
     assertThat(expected).noneMatch(c -> c.startsWith("robert"));
     JavaRDDComparisons.assertRDDEquals(jsc().parallelize(expected), made);
 
-    IndexStats total = IndexStats.ZERO;
-    for (String line : StageTest.partitionCounts(run, 2)) {
-      total = total.plus(IndexStats.fromLine(line));
-    }
+    IndexStats total =
+        StageTest.summedCounts(run, 2, IndexStats.ZERO, IndexStats::fromLine, IndexStats::plus);
     assertThat(total.rowsRead()).isEqualTo(4);
     assertThat(total.rowsIndexed()).isEqualTo(2);
     assertThat(total.entries()).isEqualTo(2);

@@ -65,10 +65,8 @@ class CellMapperStageTest extends StageTest {
     }
     JavaRDDComparisons.assertRDDEquals(jsc().parallelize(expected), mapped);
 
-    MapStats total = MapStats.ZERO;
-    for (String line : StageTest.partitionCounts(run, 2)) {
-      total = total.plus(MapStats.fromLine(line));
-    }
+    MapStats total =
+        StageTest.summedCounts(run, 2, MapStats.ZERO, MapStats::fromLine, MapStats::plus);
     assertThat(total).isEqualTo(new MapStats(4, 8, 1, 1, 0));
     assertThat(RunFiles.rejectExamples(new Configuration(), new org.apache.hadoop.fs.Path(run), 10))
         .singleElement()

@@ -64,10 +64,8 @@ class SyncMapperStageTest extends StageTest {
     assertThat(expected).anyMatch(c -> c.contains(" DeleteFamily="));
     JavaRDDComparisons.assertRDDEquals(jsc().parallelize(expected), out);
 
-    SyncStats total = SyncStats.ZERO;
-    for (String line : StageTest.partitionCounts(run, 2)) {
-      total = total.plus(SyncStats.fromLine(line));
-    }
+    SyncStats total =
+        StageTest.summedCounts(run, 2, SyncStats.ZERO, SyncStats::fromLine, SyncStats::plus);
     assertThat(total.rowsRead()).isEqualTo(4);
     assertThat(total.cellsRead()).isEqualTo(6);
     assertThat(total.deletesRead()).isEqualTo(3);

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.BinaryOperator;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.Cell;
@@ -111,9 +113,18 @@ public abstract class StageTest extends SharedJavaSparkContext {
     return new ShippedConfiguration(new Configuration());
   }
 
-  /** The counts line each of {@code partitions} map tasks left in the run directory. */
-  public static List<String> partitionCounts(String run, int partitions) throws IOException {
-    return RunFiles.partitionCounts(new Configuration(), new Path(run), partitions);
+  /**
+   * The counts the {@code partitions} map tasks left in the run directory, each line parsed and all
+   * summed, as the driver proves a run's counts.
+   */
+  public static <S> S summedCounts(
+      String run, int partitions, S zero, Function<String, S> parse, BinaryOperator<S> plus)
+      throws IOException {
+    S total = zero;
+    for (String line : RunFiles.partitionCounts(new Configuration(), new Path(run), partitions)) {
+      total = plus.apply(total, parse.apply(line));
+    }
+    return total;
   }
 
   /**
