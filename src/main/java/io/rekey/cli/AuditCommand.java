@@ -22,6 +22,11 @@ import org.apache.spark.sql.SparkSession;
  */
 final class AuditCommand implements Command<AuditOptions> {
   @Override
+  public boolean throttled() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "audit";
   }

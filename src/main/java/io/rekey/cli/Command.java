@@ -38,6 +38,14 @@ interface Command<O> {
     return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE);
   }
 
+  /**
+   * Whether the command writes or scans through region servers, and so takes the throttle options
+   * ({@link io.rekey.hbase.Throttle}), which {@link Main} adds and hands on in the HBase settings.
+   */
+  default boolean throttled() {
+    return false;
+  }
+
   /** The command's own options (the common ones are added by {@link Main}). */
   List<OptionDef<?>> options();
 

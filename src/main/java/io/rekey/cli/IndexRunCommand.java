@@ -27,6 +27,11 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
   }
 
   @Override
+  public boolean throttled() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return update ? "index update" : "index build";
   }

@@ -22,6 +22,11 @@ import org.apache.spark.api.java.JavaSparkContext;
  */
 final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
   @Override
+  public boolean throttled() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "index scrutiny";
   }

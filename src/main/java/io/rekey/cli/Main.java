@@ -2,9 +2,11 @@ package io.rekey.cli;
 
 import io.rekey.common.JsonResult;
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.HBaseSettings;
 import io.rekey.hbase.HadoopFiles;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.RunLockedException;
+import io.rekey.hbase.Throttle;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.Location;
 import io.rekey.options.NearestName;
@@ -172,8 +174,7 @@ public final class Main {
       return ExitCode.USAGE;
     }
     String[] rest = Arrays.copyOfRange(args, words, args.length);
-    List<OptionDef<?>> declared = new ArrayList<>(command.options());
-    declared.addAll(CommonOptions.declared());
+    List<OptionDef<?>> declared = declared(command);
     String program = PROGRAM + " " + name;
     ScoptParser.Outcome outcome = ScoptParser.parse(program, command.summary(), declared, rest);
     if (outcome instanceof ScoptParser.Help help) {
@@ -219,9 +220,11 @@ public final class Main {
     try {
       values = command.expand(withJobFile(command, cli)).validate(declared);
       options = command.typed(values);
-      context =
-          new CommandContext(
-              out, err, CommonOptions.hbaseSettings(values, env), values.get(CommonOptions.JSON));
+      HBaseSettings hbase = CommonOptions.hbaseSettings(values, env);
+      if (command.throttled()) {
+        hbase = hbase.withDefaults(Throttle.from(values).properties());
+      }
+      context = new CommandContext(out, err, hbase, values.get(CommonOptions.JSON));
     } catch (InvalidOptionException e) {
       return usageError(program, e);
     }
@@ -303,9 +306,9 @@ public final class Main {
     if (file == null) {
       return cli;
     }
-    List<OptionDef<?>> inFile = new ArrayList<>(command.options());
-    inFile.addAll(CommonOptions.declaredInFiles());
-    return cli.over(HadoopFiles.readJobFile(file, option.name(), command.jobFileCommand(), inFile));
+    return cli.over(
+        HadoopFiles.readJobFile(
+            file, option.name(), command.jobFileCommand(), declaredInFiles(command)));
   }
 
   private ExitCode usageError(String program, InvalidOptionException e) {
@@ -325,14 +328,30 @@ public final class Main {
       throw new InvalidOptionException(
           file + ": command '" + commandName + "' does not exist; use one of " + commands.keySet());
     }
-    List<OptionDef<?>> declared = new ArrayList<>(command.options());
-    declared.addAll(CommonOptions.declared());
-    List<OptionDef<?>> inFile = new ArrayList<>(command.options());
-    inFile.addAll(CommonOptions.declaredInFiles());
     return command.typed(
         command
-            .expand(OptionValues.fromFile(file, command.jobFileCommand(), inFile))
-            .validate(declared));
+            .expand(OptionValues.fromFile(file, command.jobFileCommand(), declaredInFiles(command)))
+            .validate(declared(command)));
+  }
+
+  /** A command's options: its own, the throttles when it presses on region servers, the common. */
+  private static List<OptionDef<?>> declared(Command<?> command) {
+    List<OptionDef<?>> declared = new ArrayList<>(command.options());
+    if (command.throttled()) {
+      declared.addAll(Throttle.declared());
+    }
+    declared.addAll(CommonOptions.declared());
+    return declared;
+  }
+
+  /** The options a command's job file may set. */
+  private static List<OptionDef<?>> declaredInFiles(Command<?> command) {
+    List<OptionDef<?>> inFile = new ArrayList<>(command.options());
+    if (command.throttled()) {
+      inFile.addAll(Throttle.declared());
+    }
+    inFile.addAll(CommonOptions.declaredInFiles());
+    return inFile;
   }
 
   private String indexUsage() {

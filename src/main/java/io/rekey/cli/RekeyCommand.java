@@ -20,6 +20,11 @@ import org.apache.spark.sql.SparkSession;
 /** {@code rekey}: copy a table into a new row-key layout through HFiles and bulk load. */
 final class RekeyCommand implements Command<RekeyOptions> {
   @Override
+  public boolean throttled() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "rekey";
   }

@@ -22,6 +22,11 @@ import org.apache.spark.api.java.JavaSparkContext;
  */
 final class RekeyRepairCommand implements Command<RepairOptions> {
   @Override
+  public boolean throttled() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "rekey repair";
   }

@@ -21,6 +21,11 @@ import org.apache.spark.api.java.JavaSparkContext;
  */
 final class RekeySyncCommand implements Command<SyncOptions> {
   @Override
+  public boolean throttled() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "rekey sync";
   }

@@ -19,6 +19,11 @@ import org.apache.spark.api.java.JavaSparkContext;
 /** {@code verify}: prove a target holds what a source held, through a key mapping. */
 final class VerifyCommand implements Command<VerifyOptions> {
   @Override
+  public boolean throttled() {
+    return true;
+  }
+
+  @Override
   public String name() {
     return "verify";
   }

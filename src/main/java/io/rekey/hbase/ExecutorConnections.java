@@ -14,8 +14,9 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
 /**
  * One HBase connection per cluster per executor JVM, shared by the tasks that write or read through
  * the region servers. A connection takes a ZooKeeper round trip and a meta lookup to set up, which
- * a task writing a few thousand cells would otherwise pay every time. Closed when the JVM exits;
- * tasks must not close it.
+ * a task writing a few thousand cells would otherwise pay every time. Writers retry less inside the
+ * client than readers (they back off themselves), so the client's retry count is part of what tells
+ * two connections apart. Closed when the JVM exits; tasks must not close it.
  */
 public final class ExecutorConnections {
   private static final Map<String, Connection> OPEN = new ConcurrentHashMap<>();
@@ -71,7 +72,9 @@ public final class ExecutorConnections {
             + "|"
             + c.get(HConstants.ZOOKEEPER_CLIENT_PORT)
             + "|"
-            + c.get(HConstants.ZOOKEEPER_ZNODE_PARENT);
+            + c.get(HConstants.ZOOKEEPER_ZNODE_PARENT)
+            + "|retries="
+            + c.get(HConstants.HBASE_CLIENT_RETRIES_NUMBER);
     return OPEN.compute(
         cluster,
         (k, open) -> {

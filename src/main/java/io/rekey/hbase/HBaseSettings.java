@@ -79,6 +79,13 @@ public record HBaseSettings(String zkQuorum, Path confDir, Map<String, String> p
     return List.copyOf(servers);
   }
 
+  /** These settings with {@code defaults} added beneath the single settings already given. */
+  public HBaseSettings withDefaults(Map<String, String> defaults) {
+    Map<String, String> merged = new java.util.LinkedHashMap<>(defaults);
+    merged.putAll(properties);
+    return new HBaseSettings(zkQuorum, confDir, merged);
+  }
+
   /** The Hadoop configuration these settings describe. */
   public Configuration toConfiguration() {
     Configuration conf = HBaseConfiguration.create();

@@ -11,7 +11,8 @@ import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionDef;
 import io.rekey.read.TableRead;
-import io.rekey.write.StoredCells;
+import io.rekey.write.BulkLoader;
+import io.rekey.write.Pressure;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -151,7 +152,7 @@ public final class IndexJob {
             table.check(), conf, definition.familiesRead(), PurgedDeletes.Reader.INDEX_UPDATE);
     stageSeconds.put("plan", seconds(t0));
     IndexLoad.Written written;
-    StoredCells stored;
+    BulkLoader.Loaded stored;
     long t2;
     try {
       // The run's start stamps its entry cells, kept later than any earlier run's, so what it
@@ -325,7 +326,14 @@ public final class IndexJob {
       long after,
       boolean nothing,
       IndexLoad.Written w,
-      StoredCells stored) {
+      BulkLoader.Loaded loaded) {
+    Pressure pressure = w == null ? Pressure.NONE : w.pressure();
+    if (loaded != null) {
+      pressure = pressure.plus(Pressure.of(loaded));
+    }
+    if (pressure.heldBack()) {
+      LOG.warn("{}: {}", update ? "index update" : "index build", pressure.line());
+    }
     return IndexRunResult.builder()
         .kind(update ? "update" : "build")
         .source(definition.source().getNameAsString())
@@ -344,7 +352,8 @@ public final class IndexJob {
         .cellsWritten(w == null ? 0 : w.cellsWritten())
         .bytesWritten(w == null ? 0 : w.bytesWritten())
         .files(w == null ? 0 : w.files())
-        .stored(stored)
+        .stored(loaded == null ? null : loaded.stored())
+        .pressure(pressure)
         .rejectsGlob(w == null ? null : w.rejectsGlob())
         .rejectExamples(w == null ? List.of() : w.rejectExamples())
         .stageSeconds(stageSeconds)

@@ -7,11 +7,12 @@ import io.rekey.keys.KeyReject;
 import io.rekey.read.TableRead;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
+import io.rekey.write.BulkLoader;
 import io.rekey.write.Ledger;
+import io.rekey.write.Pressure;
 import io.rekey.write.PutWriterStage;
 import io.rekey.write.RegionPartitioner;
 import io.rekey.write.ShuffleCell;
-import io.rekey.write.StoredCells;
 import io.rekey.write.WriteEngine;
 import io.rekey.write.WriteStats;
 import java.io.IOException;
@@ -71,6 +72,7 @@ public final class IndexLoad {
    *
    * @param rejectsGlob where the rejected rows are, or null when there are none
    * @param ledger the committed HFiles, or null for Puts
+   * @param pressure how far the cluster held the Puts back (none for HFiles)
    */
   public record Written(
       IndexTable.Layout table,
@@ -81,7 +83,8 @@ public final class IndexLoad {
       int tasksPerRegion,
       String rejectsGlob,
       List<String> rejectExamples,
-      Ledger ledger) {}
+      Ledger ledger,
+      Pressure pressure) {}
 
   /**
    * Makes and writes the entries of the rows {@code read} gives.
@@ -373,26 +376,26 @@ public final class IndexLoad {
         tasksPerRegion,
         rejects,
         rejects == null ? List.of() : RunFiles.rejectExamples(conf, runDir, REJECT_EXAMPLES),
-        ledger);
+        ledger,
+        Pressure.of(written));
   }
 
   /**
    * Bulk-loads what {@link #write} committed (only what is not loaded yet), counts the entry cells
    * stored, then removes the run's temporary files.
    *
-   * @return the stored-cell check, or null for Puts
+   * @return the load with its stored-cell check, or null for Puts
    */
-  public StoredCells load(Written written) {
+  public BulkLoader.Loaded load(Written written) {
     written.table().awaitTable(definition.indexTable());
-    StoredCells stored = null;
+    BulkLoader.Loaded stored = null;
     if (written.ledger() != null && !written.ledger().entries().isEmpty()) {
       stored =
           new WriteEngine(conf, runDir, written.ledger().runId())
               .load(
                   destination(written.table(), written.tasksPerRegion()),
                   written.ledger(),
-                  written.cellsWritten())
-              .stored();
+                  written.cellsWritten());
     }
     try {
       runDir.getFileSystem(conf).delete(RunFiles.tmp(runDir), true);

@@ -1,6 +1,7 @@
 package io.rekey.index;
 
 import io.rekey.common.JsonResult;
+import io.rekey.write.Pressure;
 import io.rekey.write.StoredCells;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,8 @@ import java.util.Map;
  *     cells written; null for Puts and when nothing was loaded
  * @param rejectsGlob the rejects files, or null when no row was rejected
  * @param rejectExamples the first rejected rows, for the summary
+ * @param pressure how far the cluster held the job's writes back (busy answers, waits for
+ *     compactions); zero on an idle cluster
  * @param stageSeconds wall time per stage, in order
  * @param warnings source families whose delete markers a major compaction may purge before an
  *     update reads them (one line each, with the fix)
@@ -56,6 +59,7 @@ public record IndexRunResult(
     StoredCells stored,
     String rejectsGlob,
     List<String> rejectExamples,
+    Pressure pressure,
     Map<String, Double> stageSeconds,
     List<String> warnings,
     double seconds)
@@ -96,6 +100,7 @@ public record IndexRunResult(
     private StoredCells stored;
     private String rejectsGlob;
     private List<String> rejectExamples = List.of();
+    private Pressure pressure = Pressure.NONE;
     private Map<String, Double> stageSeconds = Map.of();
     private List<String> warnings = List.of();
     private double seconds;
@@ -202,6 +207,11 @@ public record IndexRunResult(
       return this;
     }
 
+    public Builder pressure(Pressure pressure) {
+      this.pressure = pressure;
+      return this;
+    }
+
     public Builder stageSeconds(Map<String, Double> stageSeconds) {
       this.stageSeconds = stageSeconds;
       return this;
@@ -239,6 +249,7 @@ public record IndexRunResult(
           stored,
           rejectsGlob,
           rejectExamples,
+          pressure,
           stageSeconds,
           warnings,
           seconds);

@@ -19,6 +19,7 @@ import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyResult;
 import io.rekey.write.BulkLoader;
 import io.rekey.write.Ledger;
+import io.rekey.write.Pressure;
 import io.rekey.write.WriteEngine;
 import io.rekey.write.WriteStats;
 import java.io.IOException;
@@ -67,6 +68,7 @@ public final class RekeyJob {
   private final RekeyPlanner.Planned planned;
   private final Path runDir;
   private final Map<String, Double> stageSeconds = new LinkedHashMap<>();
+  private Pressure pressure = Pressure.NONE;
   // Set by run() when an earlier run had written every HFile: this run only loads them.
   private boolean resumedFromWritten;
 
@@ -168,6 +170,7 @@ public final class RekeyJob {
         .syncWarnings(
             PurgedDeletes.warnings(
                 planned.sourceDescriptor(), conf, null, PurgedDeletes.Reader.SYNC))
+        .pressure(pressure)
         .stageSeconds(stageSeconds)
         .totalSeconds(seconds(started))
         .build();
@@ -444,6 +447,10 @@ public final class RekeyJob {
       RunManifest done = manifest.loaded(loaded.stored());
       done.write(conf, runDir);
       LOG.info("rekey: {}", loaded.stored().line());
+      pressure = Pressure.of(loaded);
+      if (pressure.heldBack()) {
+        LOG.warn("rekey: {}", pressure.line());
+      }
       stageSeconds.put("bulk load and stored-cell count", seconds(t0));
       return done;
     } catch (IOException e) {

@@ -2,6 +2,7 @@ package io.rekey.rekey;
 
 import io.rekey.common.JsonResult;
 import io.rekey.verify.VerifyResult;
+import io.rekey.write.Pressure;
 import io.rekey.write.StoredCells;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,8 @@ import java.util.Map;
  *     the safety lag; 0 for a dry run
  * @param syncWarnings what may keep a later sync from seeing a change (delete markers the source's
  *     families purge at compactions)
+ * @param pressure how far the cluster held the job's writes back (busy answers, waits for
+ *     compactions); zero on an idle cluster
  * @param stageSeconds wall time per stage, in order
  * @param totalSeconds wall time of the whole run
  */
@@ -56,6 +59,7 @@ public record RekeyResult(
     VerifyResult verify,
     long syncWatermark,
     List<String> syncWarnings,
+    Pressure pressure,
     Map<String, Double> stageSeconds,
     double totalSeconds)
     implements JsonResult {
@@ -101,6 +105,7 @@ public record RekeyResult(
     private VerifyResult verify;
     private long syncWatermark;
     private List<String> syncWarnings = List.of();
+    private Pressure pressure = Pressure.NONE;
     private Map<String, Double> stageSeconds = Map.of();
     private double totalSeconds;
 
@@ -196,6 +201,11 @@ public record RekeyResult(
       return this;
     }
 
+    public Builder pressure(Pressure pressure) {
+      this.pressure = pressure;
+      return this;
+    }
+
     public Builder stageSeconds(Map<String, Double> stageSeconds) {
       this.stageSeconds = stageSeconds;
       return this;
@@ -226,6 +236,7 @@ public record RekeyResult(
           verify,
           syncWatermark,
           syncWarnings,
+          pressure,
           stageSeconds,
           totalSeconds);
     }

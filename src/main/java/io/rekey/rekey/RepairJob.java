@@ -17,6 +17,7 @@ import io.rekey.verify.Sides;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
+import io.rekey.write.Pressure;
 import io.rekey.write.PutWriterStage;
 import io.rekey.write.WriteStats;
 import java.io.Serializable;
@@ -117,7 +118,7 @@ public final class RepairJob {
     Totals totals;
     List<String> examples = new ArrayList<>();
     String maskedExample = null;
-    long written = 0;
+    WriteStats written = WriteStats.NONE;
     double compareSeconds;
     try (TableRead source =
         TableRead.open(
@@ -183,10 +184,10 @@ public final class RepairJob {
         }
         if (!rekey.dryRun() && totals.puts + totals.deletes > 0) {
           written = write(fixes);
-          if (written != totals.puts + totals.deletes) {
+          if (written.cellsWritten() != totals.puts + totals.deletes) {
             throw new RekeyException(
                 "rekey repair wrote "
-                    + written
+                    + written.cellsWritten()
                     + " cells but worked out "
                     + (totals.puts + totals.deletes)
                     + " to write: this is a bug; run the repair again");
@@ -226,16 +227,17 @@ public final class RepairJob {
         totals.puts,
         totals.deletes,
         totals.masked,
-        written,
+        written.cellsWritten(),
         examples,
         maskedExample,
         verify,
+        Pressure.of(written),
         compareSeconds,
         seconds(t0));
   }
 
-  /** Writes the fixes as Puts and Deletes; the cells the writers acknowledged. */
-  private long write(JavaRDD<RepairStage.Fixed> fixes) {
+  /** Writes the fixes as Puts and Deletes; what the writers had acknowledged. */
+  private WriteStats write(JavaRDD<RepairStage.Fixed> fixes) {
     sc.setJobDescription("rekey repair: write the differing rows of " + rekey.target());
     JavaPairRDD<byte[], byte[]> records =
         fixes.flatMapToPair(
@@ -253,8 +255,7 @@ public final class RepairJob {
         .collect()
         .stream()
         .reduce(WriteStats::plus)
-        .orElse(WriteStats.NONE)
-        .cellsWritten();
+        .orElse(WriteStats.NONE);
   }
 
   private static Set<String> newVersionBehavior(TableDescriptor table) {

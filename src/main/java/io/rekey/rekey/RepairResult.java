@@ -2,6 +2,7 @@ package io.rekey.rekey;
 
 import io.rekey.common.JsonResult;
 import io.rekey.verify.VerifyResult;
+import io.rekey.write.Pressure;
 import java.util.List;
 
 /**
@@ -23,6 +24,8 @@ import java.util.List;
  * @param examples a few differing rows, {@code KIND key}
  * @param maskedExample the first cell that cannot be restored, or null
  * @param verify the verify after the repair, or null ({@code --dry-run}, {@code --no-verify})
+ * @param pressure how far the cluster held the job's writes back (busy answers, waits for
+ *     compactions); zero on an idle cluster
  * @param compareSeconds wall time of the comparison
  * @param seconds wall time of the run
  */
@@ -41,6 +44,7 @@ public record RepairResult(
     List<String> examples,
     String maskedExample,
     VerifyResult verify,
+    Pressure pressure,
     double compareSeconds,
     double seconds)
     implements JsonResult {

@@ -17,6 +17,8 @@ import io.rekey.verify.MigrationDefinition;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
+import io.rekey.write.BulkLoader;
+import io.rekey.write.Pressure;
 import io.rekey.write.PutWriterStage;
 import io.rekey.write.RegionPartitioner;
 import io.rekey.write.ShuffleCell;
@@ -231,6 +233,9 @@ public final class SyncJob {
         late.first(),
         skew,
         warnings,
+        windows.stream()
+            .map(SyncResult.Window::pressure)
+            .reduce(repair == null ? Pressure.NONE : repair.pressure(), Pressure::plus),
         seconds(t0));
   }
 
@@ -337,10 +342,17 @@ public final class SyncJob {
     }
     StoredCells stored = null;
     int files = 0;
+    Pressure pressure = Pressure.of(written);
     if (committed != null && !committed.ledger().entries().isEmpty()) {
       files = committed.ledger().entries().size();
-      stored = engine.load(destination, committed.ledger(), written.cellsWritten()).stored();
+      BulkLoader.Loaded loaded =
+          engine.load(destination, committed.ledger(), written.cellsWritten());
+      stored = loaded.stored();
+      pressure = pressure.plus(Pressure.of(loaded));
       LOG.info("rekey sync: window {}: {}", number, stored.line());
+    }
+    if (pressure.heldBack()) {
+      LOG.warn("rekey sync: window {}: {}", number, pressure.line());
     }
     return new SyncResult.Window(
         from,
@@ -350,6 +362,7 @@ public final class SyncJob {
         written.cellsWritten(),
         files,
         stored,
+        pressure,
         seconds(t0));
   }
 

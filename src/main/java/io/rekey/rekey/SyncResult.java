@@ -2,6 +2,7 @@ package io.rekey.rekey;
 
 import io.rekey.common.JsonResult;
 import io.rekey.verify.VerifyResult;
+import io.rekey.write.Pressure;
 import io.rekey.write.StoredCells;
 import java.util.List;
 
@@ -28,6 +29,8 @@ import java.util.List;
  * @param firstWrittenAfterStop the first such row, or null
  * @param clockSkewMillis how far the state table's region server's clock was from the driver's
  * @param warnings what the operator must know (delete markers a compaction may purge)
+ * @param pressure how far the cluster held the windows' and the repair's writes back (busy answers,
+ *     waits for compactions), summed; zero on an idle cluster
  * @param seconds wall time of the run
  */
 public record SyncResult(
@@ -49,6 +52,7 @@ public record SyncResult(
     String firstWrittenAfterStop,
     long clockSkewMillis,
     List<String> warnings,
+    Pressure pressure,
     double seconds)
     implements JsonResult {
   public SyncResult {
@@ -83,6 +87,7 @@ public record SyncResult(
    * @param cellsWritten cells the writers wrote (window cells, moved rows, retiring markers)
    * @param files HFiles written (0 for Puts)
    * @param stored the stored-cell check of an HFile window, or null for Puts
+   * @param pressure how far the cluster held the window's writes back
    * @param seconds wall time of the window
    */
   public record Window(
@@ -93,5 +98,6 @@ public record SyncResult(
       long cellsWritten,
       int files,
       StoredCells stored,
+      Pressure pressure,
       double seconds) {}
 }

@@ -67,6 +67,9 @@ public final class IndexText {
     if (r.stored() != null) {
       out.append("  in the store ").append(r.stored().line()).append('\n');
     }
+    if (r.pressure().heldBack()) {
+      out.append("  held back    ").append(r.pressure().line()).append('\n');
+    }
     if (r.rejectsGlob() != null) {
       out.append("  rejects     ").append(r.rejectsGlob()).append('\n');
       for (String e : r.rejectExamples()) {

@@ -112,6 +112,9 @@ public final class RekeyText {
     if (r.stored() != null) {
       out.append("  in the store   ").append(r.stored().line()).append('\n');
     }
+    if (r.pressure().heldBack()) {
+      out.append("  held back      ").append(r.pressure().line()).append('\n');
+    }
     out.append(
         String.format(
             "  sync from      %s ('rekey sync' copies what is written from then on)%n",
@@ -159,6 +162,9 @@ public final class RekeyText {
               w.seconds()));
       if (w.stored() != null) {
         out.append("      in the store ").append(w.stored().line()).append('\n');
+      }
+      if (w.pressure().heldBack()) {
+        out.append("      held back    ").append(w.pressure().line()).append('\n');
       }
     }
     SyncStats t = r.totals();
@@ -248,6 +254,9 @@ public final class RekeyText {
             r.cellsPut(),
             r.cellsDeleted(),
             r.dryRun() ? " (--dry-run: nothing written)" : ""));
+    if (r.pressure().heldBack()) {
+      out.append("  held back      ").append(r.pressure().line()).append('\n');
+    }
     if (r.cellsMasked() > 0) {
       out.append("  cannot write   ").append(masked(r)).append('\n');
     }

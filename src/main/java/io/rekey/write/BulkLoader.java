@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -27,7 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Loads a run's committed HFiles into a table through HBase's public {@link BulkLoadHFiles}, which
+ * Loads a run's committed HFiles into a table through HBase's public {@link BulkLoadHFiles}, in
+ * batches that respect the regions' store-file limits and the throttle ({@link PacedLoad}), which
  * splits a file whose rows now span a region boundary (the target split since the plan) and retries
  * regions that moved, and keeps the loaded-once {@link Ledger}:
  *
@@ -61,8 +61,23 @@ public final class BulkLoader {
 
   private BulkLoader() {}
 
-  /** What a load did: the final ledger and the stored-cell check. */
-  public record Loaded(Ledger ledger, StoredCells stored) {}
+  /**
+   * What a load did: the final ledger, the stored-cell check and how the load was paced.
+   *
+   * @param batches bulk-load calls made (one unless a throttle or full regions split the load)
+   * @param storeFileWaits times the load waited for compactions to make room in a region
+   * @param storeFileWaitMillis time spent waiting for them
+   */
+  public record Loaded(
+      Ledger ledger,
+      StoredCells stored,
+      int batches,
+      int storeFileWaits,
+      long storeFileWaitMillis) {
+    Loaded(Ledger ledger, StoredCells stored, PacedLoad.Pacing pacing) {
+      this(ledger, stored, pacing.batches(), pacing.storeFileWaits(), pacing.storeFileWaitMillis());
+    }
+  }
 
   /**
    * Loads every entry of {@code ledger} not yet loaded, then counts the run's stored cells.
@@ -94,6 +109,7 @@ public final class BulkLoader {
       settings.put(f.name(), f);
     }
     Path hfiles = RunFiles.hfiles(run);
+    PacedLoad.Pacing pacing = PacedLoad.Pacing.NONE;
     Exception last = null;
     try {
       for (int attempt = 1; attempt <= attempts; attempt++) {
@@ -115,20 +131,18 @@ public final class BulkLoader {
             table,
             attempt,
             attempts);
+        PacedLoad paced = new PacedLoad(c, table, run, ledger);
         try {
           FaultHook.at(FaultHook.Point.BEFORE_LOAD, -1, attempt);
-          Map<byte[], List<Path>> byFamily = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-          for (Ledger.Entry e : pending) {
-            byFamily
-                .computeIfAbsent(Bytes.toBytes(e.family()), f -> new ArrayList<>())
-                .add(new Path(hfiles, e.name()));
-          }
-          BulkLoadHFiles.create(c).bulkLoad(table, byFamily);
-          ledger = ledger.withLoaded(pending);
-          ledger.write(c, run);
+          ledger = paced.load(pending);
+          pacing = pacing.plus(paced.pacing());
           last = null;
           break;
+        } catch (PacedLoad.StoreFilesFull e) {
+          throw e; // waiting again at once would not help; the message says what will
         } catch (IOException | RuntimeException e) {
+          ledger = paced.ledger();
+          pacing = pacing.plus(paced.pacing());
           // A table whose regions are moving (a split, a balancer run, a restarting server) is
           // briefly "not available". What this attempt loaded, the next one finds in the store.
           last = e;
@@ -159,7 +173,7 @@ public final class BulkLoader {
               last);
         }
       }
-      return new Loaded(ledger, storedCells(c, table, ledger, settings.keySet()));
+      return new Loaded(ledger, storedCells(c, table, ledger, settings.keySet()), pacing);
     } catch (IOException e) {
       throw new RekeyException("cannot record the load in " + run + ": " + e.getMessage(), e);
     }

@@ -9,9 +9,6 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
-import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.BufferedMutator;
-import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
@@ -23,19 +20,22 @@ import scala.Tuple2;
  * Writes one partition's cells ({@link ShuffleCell} pairs, a row's cells next to each other) as
  * Puts (and Deletes, for delete markers) through a buffered mutator, each cell with its own
  * timestamp and type: for writes too small to be worth a shuffle, HFiles and a bulk load. The task
- * fails unless every cell was acknowledged.
+ * fails unless every cell was acknowledged. It keeps to the throttle's write rate and backs off
+ * when the region servers answer busy ({@link PacedMutator}).
  */
 public final class PutWriterStage
     implements Function2<Integer, Iterator<Tuple2<byte[], byte[]>>, Iterator<WriteStats>> {
   private static final long serialVersionUID = 1L;
-  private static final long WRITE_BUFFER = 8L << 20;
-
   private final String table;
   private final ShippedConfiguration conf;
 
+  /**
+   * @param conf the job's settings; the writers connect with fewer client retries of their own
+   *     ({@link PacedMutator#writerConf}), so busy answers reach the back-off
+   */
   public PutWriterStage(String table, ShippedConfiguration conf) {
     this.table = table;
-    this.conf = conf;
+    this.conf = new ShippedConfiguration(PacedMutator.writerConf(conf.get()));
   }
 
   @Override
@@ -43,12 +43,11 @@ public final class PutWriterStage
     long count = 0;
     long bytes = 0;
     Connection c = ExecutorConnections.get(conf);
-    try (BufferedMutator out =
-        c.getBufferedMutator(
-            new BufferedMutatorParams(TableName.valueOf(table)).writeBufferSize(WRITE_BUFFER))) {
+    try (PacedMutator out = new PacedMutator(c, table, conf.get())) {
       // One Put and one Delete per row: a sync carries delete markers (every kind, with their
       // timestamps), which HBase takes only in a Delete. Both keep each cell's own timestamp, so
-      // which of the two is applied first does not change what a read sees.
+      // which of the two is applied first (or sent again after a busy answer) does not change what
+      // a read sees.
       byte[] row = null;
       Put put = null;
       Delete delete = null;
@@ -58,7 +57,7 @@ public final class PutWriterStage
         if (row == null
             || Bytes.compareTo(row, 0, row.length, record, ShuffleCell.ROW_OFFSET, rowLength)
                 != 0) {
-          flush(out, put, delete);
+          send(out, put, delete);
           row =
               Arrays.copyOfRange(
                   record, ShuffleCell.ROW_OFFSET, ShuffleCell.ROW_OFFSET + rowLength);
@@ -78,20 +77,30 @@ public final class PutWriterStage
         }
         bytes += record.length;
       }
-      flush(out, put, delete);
+      send(out, put, delete);
       out.flush();
+      return List.of(
+              new WriteStats(
+                  partition,
+                  count,
+                  bytes,
+                  List.of(),
+                  0,
+                  List.of(),
+                  out.busyAnswers(),
+                  out.backoffMillis()))
+          .iterator();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write partition " + partition + " to " + table, e);
     }
-    return List.of(new WriteStats(partition, count, bytes, List.of(), 0, List.of())).iterator();
   }
 
-  private static void flush(BufferedMutator out, Put put, Delete delete) throws IOException {
+  private static void send(PacedMutator out, Put put, Delete delete) throws IOException {
     if (put != null) {
-      out.mutate(put);
+      out.send(put, put.size());
     }
     if (delete != null) {
-      out.mutate(delete);
+      out.send(delete, delete.size());
     }
   }
 }

@@ -10,6 +10,8 @@ import java.util.List;
  *
  * @param files the files the task attempt wrote, in its own directory (none for Puts)
  * @param collisionExamples a few {@code new row <- old row, old row}, printable
+ * @param busyAnswers mutations the region servers answered busy, sent again after a back-off
+ * @param backoffMillis time the task's writers waited before sending refused mutations again
  */
 public record WriteStats(
     int partition,
@@ -17,7 +19,9 @@ public record WriteStats(
     long bytesWritten,
     List<WrittenFile> files,
     long collisions,
-    List<String> collisionExamples)
+    List<String> collisionExamples,
+    long busyAnswers,
+    long backoffMillis)
     implements Serializable {
   public WriteStats {
     files = List.copyOf(files);
@@ -25,7 +29,18 @@ public record WriteStats(
   }
 
   /** Nothing written. */
-  public static final WriteStats NONE = new WriteStats(0, 0, 0, List.of(), 0, List.of());
+  public static final WriteStats NONE = new WriteStats(0, 0, 0, List.of(), 0, List.of(), 0, 0);
+
+  /** What a writer of HFiles wrote (it never meets a busy region server). */
+  public WriteStats(
+      int partition,
+      long cellsWritten,
+      long bytesWritten,
+      List<WrittenFile> files,
+      long collisions,
+      List<String> collisionExamples) {
+    this(partition, cellsWritten, bytesWritten, files, collisions, collisionExamples, 0, 0);
+  }
 
   /** The sum of two tasks' stats (the partition of the first). */
   public WriteStats plus(WriteStats o) {
@@ -43,6 +58,8 @@ public record WriteStats(
         bytesWritten + o.bytesWritten,
         f,
         collisions + o.collisions,
-        ex);
+        ex,
+        busyAnswers + o.busyAnswers,
+        backoffMillis + o.backoffMillis);
   }
 }

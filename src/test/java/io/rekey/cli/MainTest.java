@@ -34,6 +34,33 @@ class MainTest {
             "hbase-rekey generate", "--table", "--rows", "(default: 10000)", "--zk", "--job-file");
   }
 
+  /** The throttles are declared once and offered by exactly the commands that press on servers. */
+  @Test
+  void theThrottleOptionsComeWithTheCommandsThatWriteOrScanThroughRegionServers() {
+    List<String> throttled =
+        List.of(
+            "audit",
+            "rekey",
+            "rekey sync",
+            "rekey repair",
+            "verify",
+            "index build",
+            "index update",
+            "index scrutiny");
+    for (String command : new Main(System.out, System.err, Map.of()).commands().keySet()) {
+      List<String> args = new ArrayList<>(List.of(command.split(" ")));
+      args.add("--help");
+      String help = CliRun.of(args.toArray(String[]::new)).out();
+      boolean offered = help.contains("--gentle") && help.contains("--write-rate");
+      assertThat(offered)
+          .as(command + " --help offers the throttles")
+          .isEqualTo(throttled.contains(command));
+    }
+    CliRun bad = CliRun.of("rekey", "sync", "--write-rate", "fast");
+    assertThat(bad.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(bad.err()).startsWith("error: --write-rate is 'fast' but must be a whole number");
+  }
+
   /**
    * Every command's help ends with its exit codes: the ones every command has, 3 for those that
    * take a lock, 4 for those that compare or judge.

@@ -1,0 +1,337 @@
+package io.rekey.write;
+
+import io.rekey.common.RekeyException;
+import io.rekey.hbase.RunFiles;
+import io.rekey.hbase.Throttle;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.HRegionLocation;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.RegionInfo;
+import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Bulk-loads ledger entries in batches that never push a region past {@code
+ * hbase.hstore.blockingStoreFiles}, where HBase would hold back the region's flushes, and with them
+ * its clients' writes, until compactions catch up.
+ *
+ * <p>Before each batch it reads every region's store-file count (public {@link
+ * Admin#getRegionMetrics}), and a batch takes an entry only while each region the entry's rows fall
+ * in keeps one file of room for its own next flush. An entry adds one file to each such region
+ * (HBase splits a file that spans regions). When no entry fits, it asks those regions for a
+ * compaction (HBase does not ask by itself after a bulk load unless {@code
+ * hbase.compaction.after.bulkload.enable} is set) and waits, up to the throttle's {@code
+ * store-file-wait}, then stops with {@link StoreFilesFull}. The throttle also bounds the regions
+ * per batch, pauses between batches and loads one family at a time.
+ *
+ * <p>The region counts are per region, all families together, and the limit is per store: exact for
+ * one family, cautious for several.
+ */
+final class PacedLoad {
+  private static final Logger LOG = LoggerFactory.getLogger(PacedLoad.class);
+
+  static final String BLOCKING_KEY = "hbase.hstore.blockingStoreFiles";
+  private static final int DEFAULT_BLOCKING = 16;
+  private static final long POLL_MS = 2_000;
+  private static final long COMPACTION_REQUEST_EVERY_MS = 30_000;
+
+  /** The load stopped because compactions did not make room in time. */
+  static final class StoreFilesFull extends RekeyException {
+    private static final long serialVersionUID = 1L;
+
+    StoreFilesFull(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * How a load was paced.
+   *
+   * @param batches bulk-load calls made
+   * @param storeFileWaits times a batch waited for compactions before it could start
+   * @param storeFileWaitMillis time spent waiting for compactions
+   */
+  record Pacing(int batches, int storeFileWaits, long storeFileWaitMillis) {
+    static final Pacing NONE = new Pacing(0, 0, 0);
+
+    Pacing plus(Pacing o) {
+      return new Pacing(
+          batches + o.batches,
+          storeFileWaits + o.storeFileWaits,
+          storeFileWaitMillis + o.storeFileWaitMillis);
+    }
+  }
+
+  private final Configuration conf;
+  private final TableName table;
+  private final Path run;
+  private final Throttle throttle;
+  private Ledger ledger;
+  private Pacing pacing = Pacing.NONE;
+
+  PacedLoad(Configuration conf, TableName table, Path run, Ledger ledger) {
+    this.conf = conf;
+    this.table = table;
+    this.run = run;
+    this.ledger = ledger;
+    this.throttle = Throttle.of(conf);
+  }
+
+  /** The ledger as far as the batches loaded so far: after a failure, what is known loaded. */
+  Ledger ledger() {
+    return ledger;
+  }
+
+  Pacing pacing() {
+    return pacing;
+  }
+
+  /** Loads {@code pending}, batch by batch, marking each batch loaded in the ledger. */
+  Ledger load(List<Ledger.Entry> pending) throws IOException {
+    Path hfiles = RunFiles.hfiles(run);
+    try (Connection connection = ConnectionFactory.createConnection(conf);
+        Admin admin = connection.getAdmin()) {
+      List<HRegionLocation> regions =
+          connection.getRegionLocator(table).getAllRegionLocations().stream()
+              .sorted((a, b) -> RegionInfo.COMPARATOR.compare(a.getRegion(), b.getRegion()))
+              .toList();
+      Map<String, Integer> limits = limits(admin.getDescriptor(table));
+      List<Ledger.Entry> left = new ArrayList<>(pending);
+      long waitingSince = -1;
+      long lastCompactionRequest = 0;
+      while (!left.isEmpty()) {
+        Map<String, Integer> files = storeFiles(admin, regions);
+        Batch batch = nextBatch(left, regions, files, limits);
+        if (batch.entries.isEmpty()) {
+          long now = System.currentTimeMillis();
+          if (waitingSince < 0) {
+            waitingSince = now;
+            lastCompactionRequest = 0;
+            pacing = pacing.plus(new Pacing(0, 1, 0));
+            LOG.warn(
+                "bulk load into {} waits: {} has {} store files and takes {} at most before it"
+                    + " blocks writes (hbase.hstore.blockingStoreFiles, one kept for its next"
+                    + " flush); asking for a compaction",
+                table,
+                batch.fullRegion,
+                files.getOrDefault(batch.fullRegion, 0),
+                batch.fullLimit);
+          }
+          if (now - waitingSince > throttle.storeFileWaitSeconds() * 1000) {
+            throw new StoreFilesFull(
+                "region "
+                    + batch.fullRegion
+                    + " of "
+                    + table
+                    + " still has "
+                    + files.getOrDefault(batch.fullRegion, 0)
+                    + " store files after "
+                    + throttle.storeFileWaitSeconds()
+                    + " s (loading more would pass hbase.hstore.blockingStoreFiles "
+                    + batch.fullLimit
+                    + " and stall its writes); "
+                    + left.size()
+                    + " HFiles are not loaded yet. Let compactions catch up ('major_compact' in"
+                    + " the hbase shell, or enable compactions on the table) and rerun the same"
+                    + " command, which loads only the rest; or give --store-file-wait more time");
+          }
+          if (now - lastCompactionRequest > COMPACTION_REQUEST_EVERY_MS) {
+            // A minor compaction first; when one did not make room (too few files in each store
+            // to select), a major one.
+            boolean major = lastCompactionRequest > 0;
+            lastCompactionRequest = now;
+            for (String region : batch.regionsWithoutRoom) {
+              if (major) {
+                admin.majorCompactRegion(Bytes.toBytesBinary(region));
+              } else {
+                admin.compactRegion(Bytes.toBytesBinary(region));
+              }
+            }
+          }
+          sleep(POLL_MS);
+          continue;
+        }
+        if (waitingSince >= 0) {
+          long waited = System.currentTimeMillis() - waitingSince;
+          pacing = pacing.plus(new Pacing(0, 0, waited));
+          LOG.info("bulk load into {} goes on after waiting {} ms for compactions", table, waited);
+          waitingSince = -1;
+        }
+        Map<byte[], List<Path>> byFamily = new TreeMap<>(Bytes.BYTES_COMPARATOR);
+        for (Ledger.Entry e : batch.entries) {
+          byFamily
+              .computeIfAbsent(Bytes.toBytes(e.family()), f -> new ArrayList<>())
+              .add(new Path(hfiles, e.name()));
+        }
+        if (pacing.batches() > 0 || !left.equals(batch.entries)) {
+          LOG.info(
+              "bulk loading a batch of {} HFiles into {} region(s) of {} ({} left after it)",
+              batch.entries.size(),
+              batch.regions,
+              table,
+              left.size() - batch.entries.size());
+        }
+        BulkLoadHFiles.create(loaderConf(batch.regions)).bulkLoad(table, byFamily);
+        ledger = ledger.withLoaded(batch.entries);
+        ledger.write(conf, run);
+        pacing = pacing.plus(new Pacing(1, 0, 0));
+        left.removeAll(batch.entries);
+        if (!left.isEmpty() && throttle.loadPauseMillis() > 0) {
+          sleep(throttle.loadPauseMillis());
+        }
+      }
+    }
+    return ledger;
+  }
+
+  /** The loader's settings: no more threads than the batch has regions. */
+  private Configuration loaderConf(int regions) {
+    if (throttle.loadRegions() == 0) {
+      return conf;
+    }
+    Configuration c = new Configuration(conf);
+    c.setInt(
+        BulkLoader.LOAD_THREADS_KEY,
+        Math.max(1, Math.min(regions, c.getInt(BulkLoader.LOAD_THREADS_KEY, regions))));
+    return c;
+  }
+
+  /** A batch: its entries, or when empty, the first region that had no room. */
+  private record Batch(
+      List<Ledger.Entry> entries,
+      int regions,
+      String fullRegion,
+      int fullLimit,
+      Set<String> regionsWithoutRoom) {}
+
+  /**
+   * The entries to load next, in ledger order: those whose regions keep room, within the throttle's
+   * regions per batch, of one family when it loads per family.
+   */
+  private Batch nextBatch(
+      List<Ledger.Entry> left,
+      List<HRegionLocation> regions,
+      Map<String, Integer> files,
+      Map<String, Integer> limits) {
+    List<Ledger.Entry> taken = new ArrayList<>();
+    Map<String, Integer> added = new HashMap<>();
+    Set<String> batchRegions = new HashSet<>();
+    Set<String> withoutRoom = new java.util.TreeSet<>();
+    String family = null;
+    String fullRegion = null;
+    int fullLimit = 0;
+    for (Ledger.Entry e : left) {
+      if (throttle.loadPerFamily() && family != null && !family.equals(e.family())) {
+        continue;
+      }
+      int limit = limits.getOrDefault(e.family(), DEFAULT_BLOCKING);
+      List<String> spanned = spanned(e, regions);
+      Set<String> together = new HashSet<>(batchRegions);
+      together.addAll(spanned);
+      if (throttle.loadRegions() > 0 && together.size() > throttle.loadRegions()) {
+        continue;
+      }
+      String noRoom = null;
+      for (String r : spanned) {
+        if (files.getOrDefault(r, 0) + added.getOrDefault(r, 0) + 1 > limit - 1) {
+          noRoom = r;
+          break;
+        }
+      }
+      if (noRoom != null) {
+        if (added.getOrDefault(noRoom, 0) == 0) {
+          withoutRoom.add(noRoom);
+        }
+        if (fullRegion == null) {
+          fullRegion = noRoom;
+          fullLimit = limit;
+        }
+        continue;
+      }
+      taken.add(e);
+      family = e.family();
+      batchRegions.addAll(spanned);
+      for (String r : spanned) {
+        added.merge(r, 1, Integer::sum);
+      }
+    }
+    return new Batch(taken, batchRegions.size(), fullRegion, fullLimit, withoutRoom);
+  }
+
+  /** The regions (printable names) that the entry's rows fall in. */
+  private static List<String> spanned(Ledger.Entry e, List<HRegionLocation> regions) {
+    byte[] first = Ledger.row(e.firstRow());
+    byte[] last = Ledger.row(e.lastRow());
+    List<String> out = new ArrayList<>();
+    for (HRegionLocation l : regions) {
+      RegionInfo r = l.getRegion();
+      boolean startsAfterLast =
+          r.getStartKey().length > 0 && Bytes.compareTo(r.getStartKey(), last) > 0;
+      boolean endsBeforeFirst =
+          r.getEndKey().length > 0 && Bytes.compareTo(r.getEndKey(), first) <= 0;
+      if (!startsAfterLast && !endsBeforeFirst) {
+        out.add(r.getRegionNameAsString());
+      }
+    }
+    return out;
+  }
+
+  /** Store files per region (by printable name), all families together. */
+  private Map<String, Integer> storeFiles(Admin admin, List<HRegionLocation> regions)
+      throws IOException {
+    Map<String, Integer> files = new HashMap<>();
+    Set<ServerName> servers = new HashSet<>();
+    for (HRegionLocation l : regions) {
+      if (l.getServerName() != null) {
+        servers.add(l.getServerName());
+      }
+    }
+    for (ServerName server : servers) {
+      for (RegionMetrics m : admin.getRegionMetrics(server, table)) {
+        files.put(m.getNameAsString(), m.getStoreFileCount());
+      }
+    }
+    return files;
+  }
+
+  /** Each family's blocking store-file count: its own setting, the table's, else the cluster's. */
+  private Map<String, Integer> limits(TableDescriptor descriptor) {
+    int cluster = conf.getInt(BLOCKING_KEY, DEFAULT_BLOCKING);
+    String tableValue = descriptor.getValue(BLOCKING_KEY);
+    int forTable = tableValue == null ? cluster : Integer.parseInt(tableValue.trim());
+    Map<String, Integer> limits = new HashMap<>();
+    for (ColumnFamilyDescriptor f : descriptor.getColumnFamilies()) {
+      String own = f.getConfigurationValue(BLOCKING_KEY);
+      limits.put(f.getNameAsString(), own == null ? forTable : Integer.parseInt(own.trim()));
+    }
+    return limits;
+  }
+
+  private static void sleep(long ms) throws InterruptedIOException {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while pacing the bulk load");
+    }
+  }
+}
