@@ -33,6 +33,12 @@ public record Throttle(
     long loadPauseMillis,
     boolean loadPerFamily,
     long storeFileWaitSeconds) {
+  /** No limits: the defaults, for an idle cluster. */
+  public static final Throttle NONE = new Throttle(0, 0, 0, 0, false, 600);
+
+  /** The {@code --gentle} preset. */
+  public static final Throttle GENTLE_PRESET = new Throttle(1000, 2000, 1, 1000, true, 600);
+
   public static final OptionDef<Long> WRITE_RATE =
       OptionDef.number(
               "write-rate",
@@ -94,14 +100,9 @@ public record Throttle(
   public static final OptionDef<Boolean> GENTLE =
       OptionDef.flag(
           "gentle",
-          "settings for a cluster that is serving users: --write-rate 1000 --scan-rate 1000"
-              + " --load-regions 1 --load-pause 1 --load-per-family; options given as well win");
-
-  /** No limits: the defaults, for an idle cluster. */
-  public static final Throttle NONE = new Throttle(0, 0, 0, 0, false, 600);
-
-  /** The {@code --gentle} preset. */
-  public static final Throttle GENTLE_PRESET = new Throttle(1000, 1000, 1, 1000, true, 600);
+          "settings for a cluster that is serving users: "
+              + GENTLE_PRESET.asOptions()
+              + "; options given as well win");
 
   static final String PREFIX = "rekey.throttle.";
 
@@ -150,6 +151,24 @@ public record Throttle(
         conf.getLong(PREFIX + "load-pause-ms", NONE.loadPauseMillis),
         conf.getBoolean(PREFIX + "load-per-family", NONE.loadPerFamily),
         conf.getLong(PREFIX + "store-file-wait-s", NONE.storeFileWaitSeconds));
+  }
+
+  /** The options that set this throttle, as a command line would give them. */
+  public String asOptions() {
+    StringBuilder s = new StringBuilder();
+    s.append("--write-rate ").append(writeRate);
+    s.append(" --scan-rate ").append(scanRate);
+    s.append(" --load-regions ").append(loadRegions);
+    s.append(" --load-pause ")
+        .append(
+            java.math.BigDecimal.valueOf(loadPauseMillis, 3).stripTrailingZeros().toPlainString());
+    if (loadPerFamily) {
+      s.append(" --load-per-family");
+    }
+    if (storeFileWaitSeconds != NONE.storeFileWaitSeconds) {
+      s.append(" --store-file-wait ").append(storeFileWaitSeconds);
+    }
+    return s.toString();
   }
 
   /** One line for the log: what is limited. */

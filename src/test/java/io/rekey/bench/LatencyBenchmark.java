@@ -4,6 +4,7 @@ import io.rekey.audit.AuditJob;
 import io.rekey.audit.AuditOptions;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
+import io.rekey.hbase.Throttle;
 import io.rekey.index.IndexJob;
 import io.rekey.index.IndexRunOptions;
 import io.rekey.options.OptionValues;
@@ -37,8 +38,10 @@ import org.apache.spark.scheduler.SparkListenerJobStart;
  * driver's part without a Spark job: snapshot, plan, commit and bulk load), a rekey sync written
  * with Puts, an index update with Puts, and an audit by live scan. Each round measures idle first;
  * the figures are each label's p50, p99 and max and its p99 over the round's idle p99, medians over
- * the rounds after the first. The jobs run with their defaults (no throttles yet): this is the
- * baseline issue 39's throttles are to improve on. Prints JSON with a per-second timeline.
+ * the rounds after the first. Each round runs every job twice, with its defaults and with {@code
+ * --gentle}, in turn first, and records each job's time and the cores it kept busy (what the
+ * throttles cost, and whether a job was bound by the CPU it shares with the region server). Prints
+ * JSON with a per-second timeline.
  *
  * <p>Run by {@code jobs/bench-latency.sh}, against the local HBase (or HBASE_CONF_DIR).
  */
@@ -48,6 +51,9 @@ public final class LatencyBenchmark {
   static final int FOREGROUND_ROWS = 20_000;
   static final String IDLE = "idle";
   static final String SETUP = "setup (not measured)";
+
+  /** How a label says the job ran with {@code --gentle}. */
+  static final String GENTLE = " --gentle";
 
   private static volatile String phase = SETUP;
   private static final AtomicInteger sparkJobs = new AtomicInteger();
@@ -76,8 +82,14 @@ public final class LatencyBenchmark {
             + Math.round(putShare * 100)
             + "% Puts, the rest Gets; open loop, latency from each operation's due time");
     report.put("sparkMaster", sc.master());
-    report.put("throttles", "none: every job with its defaults");
-    List<Map<String, Map<String, Object>>> measured = new ArrayList<>();
+    report.put(
+        "throttles",
+        "every job twice a round, with its defaults and with"
+            + GENTLE
+            + " ("
+            + Throttle.GENTLE_PRESET.describe()
+            + "), in turn first");
+    List<Round> measured = new ArrayList<>();
     try (Connection connection = HBaseConnections.open(settings)) {
       TableName fg = foregroundTable(connection);
       try (ForegroundLoad load =
@@ -91,8 +103,9 @@ public final class LatencyBenchmark {
         report.put("timeline", load.timeline());
       }
     }
-    report.put(
-        "medians", medians(measured.size() > 1 ? measured.subList(1, measured.size()) : measured));
+    List<Round> counted = measured.size() > 1 ? measured.subList(1, measured.size()) : measured;
+    report.put("medians", medians(counted.stream().map(Round::latency).toList()));
+    report.put("jobMedians", medians(counted.stream().map(Round::jobs).toList()));
     report.put("rounds", measured);
     RekeyBenchmark.writeReport(report, out);
     Path page = out.resolveSibling("latency-bench.html");
@@ -111,7 +124,15 @@ public final class LatencyBenchmark {
     return p + (sparkJobs.get() > 0 ? ": Spark job" : ": driver, no Spark job");
   }
 
-  private static Map<String, Map<String, Object>> round(
+  /** What one round measured: the foreground's figures per label, and each job's own. */
+  record Round(Map<String, Map<String, Object>> latency, Map<String, Map<String, Object>> jobs) {}
+
+  /**
+   * Idle first, then the jobs twice: with their defaults and with {@code --gentle}, in turn first
+   * (odd rounds start without throttles, even ones with), so neither always runs on a warmer
+   * cluster.
+   */
+  private static Round round(
       JavaSparkContext sc,
       Connection connection,
       Configuration conf,
@@ -121,67 +142,16 @@ public final class LatencyBenchmark {
       ForegroundLoad load)
       throws Exception {
     phase = SETUP;
-    SyncBenchmark.clone(connection, from, SyncBenchmark.SOURCE);
-    RekeyBenchmark.fresh(connection, SyncBenchmark.TARGET, null, null);
-    OptionValues index = IndexBenchmark.definition(SyncBenchmark.SOURCE, INDEX);
-    RekeyBenchmark.fresh(connection, INDEX, null, null);
-    IndexJob.build(
-            sc,
-            connection,
-            conf,
-            IndexRunOptions.forBuild(index.validate(IndexRunOptions.declaredForBuild())))
-        .execute();
     load.takeByLabel();
-
     phase = IDLE;
     Thread.sleep(idleSeconds * 1000L);
-
-    OptionValues migration =
-        OptionValues.empty()
-            .with("source", SyncBenchmark.SOURCE)
-            .with("target", SyncBenchmark.TARGET)
-            .with("source-key", SyncBenchmark.SOURCE_KEY)
-            .with("target-key", SyncBenchmark.TARGET_KEY)
-            .with("no-verify", "true")
-            .with("state-table", SyncBenchmark.STATE)
-            .with("safety-lag", String.valueOf(SyncBenchmark.LAG_SECONDS))
-            .with("allow-short-lag", "true");
-    phase = "rekey";
-    RekeyOptions r = RekeyOptions.from(migration.validate(RekeyOptions.declared()));
-    new RekeyJob(sc, connection, conf, r, RekeyJob.plan(sc, connection, conf, r)).execute();
-
-    phase = SETUP;
-    long cells = RekeyBenchmark.countCells(connection, TableName.valueOf(SyncBenchmark.SOURCE));
-    long[] written = SyncBenchmark.change(connection, cells / 100, round);
-    Thread.sleep(
-        Math.max(
-            0, written[2] + SyncBenchmark.LAG_SECONDS * 1000 + 100 - System.currentTimeMillis()));
-
-    phase = "rekey sync (Puts)";
-    SyncOptions s =
-        SyncOptions.from(migration.with("write", "puts").validate(SyncOptions.declared()));
-    new SyncJob(sc, connection, conf, s).execute();
-
-    phase = "index update (Puts)";
-    IndexJob.update(
-            sc,
-            connection,
-            conf,
-            IndexRunOptions.forUpdate(
-                index.with("write", "puts").validate(IndexRunOptions.declaredForUpdate())))
-        .execute();
-
-    phase = "audit (live scan)";
-    new AuditJob(
-            sc,
-            connection,
-            conf,
-            AuditOptions.from(
-                OptionValues.empty()
-                    .with("table", SyncBenchmark.SOURCE)
-                    .with("live-scan", "true")
-                    .validate(AuditOptions.declared())))
-        .execute();
+    Map<String, Map<String, Object>> jobs = new LinkedHashMap<>();
+    Configuration gentle = new Configuration(conf);
+    Throttle.GENTLE_PRESET.properties().forEach(gentle::set);
+    boolean gentleFirst = round % 2 == 0;
+    for (boolean g : gentleFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
+      jobs(sc, connection, g ? gentle : conf, from, round, g ? GENTLE : "", jobs);
+    }
     phase = SETUP;
     Thread.sleep(1_500); // the last second's sample goes to the audit
 
@@ -196,7 +166,100 @@ public final class LatencyBenchmark {
           f.put("p99OverIdle", RekeyBenchmark.round(h.getValueAtPercentile(99) / idleP99));
           figures.put(label, f);
         });
-    return figures;
+    return new Round(figures, jobs);
+  }
+
+  /**
+   * A fresh copy of the source, target and index, then rekey, rekey sync with Puts, index update
+   * with Puts and a live-scan audit, each timed with the cores it kept busy, labelled with {@code
+   * suffix} (the throttle).
+   */
+  private static void jobs(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      String from,
+      int round,
+      String suffix,
+      Map<String, Map<String, Object>> jobs)
+      throws Exception {
+    phase = SETUP;
+    SyncBenchmark.clone(connection, from, SyncBenchmark.SOURCE);
+    RekeyBenchmark.fresh(connection, SyncBenchmark.TARGET, null, null);
+    OptionValues index = IndexBenchmark.definition(SyncBenchmark.SOURCE, INDEX);
+    RekeyBenchmark.fresh(connection, INDEX, null, null);
+    IndexJob.build(
+            sc,
+            connection,
+            conf,
+            IndexRunOptions.forBuild(index.validate(IndexRunOptions.declaredForBuild())))
+        .execute();
+    OptionValues migration =
+        OptionValues.empty()
+            .with("source", SyncBenchmark.SOURCE)
+            .with("target", SyncBenchmark.TARGET)
+            .with("source-key", SyncBenchmark.SOURCE_KEY)
+            .with("target-key", SyncBenchmark.TARGET_KEY)
+            .with("no-verify", "true")
+            .with("state-table", SyncBenchmark.STATE)
+            .with("safety-lag", String.valueOf(SyncBenchmark.LAG_SECONDS))
+            .with("allow-short-lag", "true");
+    RekeyOptions r = RekeyOptions.from(migration.validate(RekeyOptions.declared()));
+    timed(
+        "rekey" + suffix,
+        jobs,
+        () ->
+            new RekeyJob(sc, connection, conf, r, RekeyJob.plan(sc, connection, conf, r))
+                .execute());
+
+    phase = SETUP;
+    long cells = RekeyBenchmark.countCells(connection, TableName.valueOf(SyncBenchmark.SOURCE));
+    long[] written = SyncBenchmark.change(connection, cells / 100, round);
+    Thread.sleep(
+        Math.max(
+            0, written[2] + SyncBenchmark.LAG_SECONDS * 1000 + 100 - System.currentTimeMillis()));
+    SyncOptions s =
+        SyncOptions.from(migration.with("write", "puts").validate(SyncOptions.declared()));
+    timed("rekey sync (Puts)" + suffix, jobs, () -> new SyncJob(sc, connection, conf, s).execute());
+    IndexRunOptions update =
+        IndexRunOptions.forUpdate(
+            index.with("write", "puts").validate(IndexRunOptions.declaredForUpdate()));
+    timed(
+        "index update (Puts)" + suffix,
+        jobs,
+        () -> IndexJob.update(sc, connection, conf, update).execute());
+    AuditOptions audit =
+        AuditOptions.from(
+            OptionValues.empty()
+                .with("table", SyncBenchmark.SOURCE)
+                .with("live-scan", "true")
+                .validate(AuditOptions.declared()));
+    timed(
+        "audit (live scan)" + suffix,
+        jobs,
+        () -> new AuditJob(sc, connection, conf, audit).execute());
+  }
+
+  /** Runs one job as the phase {@code name}, recording its seconds and the cores it kept busy. */
+  private static void timed(
+      String name, Map<String, Map<String, Object>> jobs, java.util.concurrent.Callable<?> job)
+      throws Exception {
+    phase = name;
+    CpuUse cpu = CpuUse.start();
+    long t0 = System.nanoTime();
+    job.call();
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    phase = SETUP;
+    Map<String, Object> f = new LinkedHashMap<>();
+    f.put("seconds", RekeyBenchmark.round(seconds));
+    cpu.since(seconds)
+        .forEach(
+            (k, v) -> {
+              if (v instanceof Number) {
+                f.put(k, v);
+              }
+            });
+    jobs.put(name, f);
   }
 
   /** Each label's figures, the median over the rounds. */

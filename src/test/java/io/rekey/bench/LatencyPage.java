@@ -60,9 +60,47 @@ final class LatencyPage {
                   .append("</td></tr>");
             });
     h.append("</table>");
+    jobs(h, report.path("jobMedians"));
     timeline(h, report.path("timeline"));
     h.append("</body></html>\n");
     return h.toString();
+  }
+
+  /**
+   * Each job's time with its defaults and with the gentle preset side by side, and the cores the
+   * machine (region server, Spark and the foreground client together) kept busy meanwhile.
+   */
+  private static void jobs(StringBuilder h, JsonNode jobs) {
+    if (jobs.isMissingNode() || jobs.isEmpty()) {
+      return;
+    }
+    h.append("<h2>What the throttles cost</h2><table><tr><th>job</th><th>seconds</th>")
+        .append("<th>seconds with --gentle</th><th>× time</th><th>machine busy cores</th>")
+        .append("<th>… with --gentle</th></tr>");
+    jobs.fields()
+        .forEachRemaining(
+            e -> {
+              if (e.getKey().endsWith(LatencyBenchmark.GENTLE)) {
+                return;
+              }
+              JsonNode off = e.getValue();
+              JsonNode on = jobs.path(e.getKey() + LatencyBenchmark.GENTLE);
+              double ratio = on.path("seconds").asDouble() / off.path("seconds").asDouble();
+              h.append("<tr><td>")
+                  .append(BenchHtml.esc(e.getKey()))
+                  .append("</td><td>")
+                  .append(BenchHtml.fmt(off.path("seconds").asDouble()))
+                  .append("</td><td>")
+                  .append(BenchHtml.fmt(on.path("seconds").asDouble()))
+                  .append("</td><td>")
+                  .append(BenchHtml.fmt(ratio))
+                  .append("</td><td>")
+                  .append(BenchHtml.fmt(off.path("machineBusyCores").asDouble()))
+                  .append("</td><td>")
+                  .append(BenchHtml.fmt(on.path("machineBusyCores").asDouble()))
+                  .append("</td></tr>");
+            });
+    h.append("</table>");
   }
 
   /** p99 per second on a log scale, over bands coloured by what the tool was doing. */

@@ -27,6 +27,16 @@ class ThrottleTest {
     assertThat(t.scanRate()).isEqualTo(Throttle.GENTLE_PRESET.scanRate());
     assertThat(t.loadRegions()).isEqualTo(1);
     assertThat(from("gentle", "true", "load-regions", "0").loadRegions()).isZero();
+    assertThat(Throttle.GENTLE.doc()).contains(Throttle.GENTLE_PRESET.asOptions());
+    String[] given = Throttle.GENTLE_PRESET.asOptions().replace("--", "").split(" ");
+    OptionValues v = OptionValues.empty();
+    for (int i = 0; i < given.length; i++) {
+      boolean flag = i + 1 == given.length || given[i + 1].matches("[a-z-]+");
+      v = v.with(given[i], flag ? "true" : given[++i]);
+    }
+    assertThat(Throttle.from(v.validate(Throttle.declared())))
+        .as("the options the help names make the preset")
+        .isEqualTo(Throttle.GENTLE_PRESET);
   }
 
   @Test

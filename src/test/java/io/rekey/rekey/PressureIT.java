@@ -17,6 +17,7 @@ import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
 import io.rekey.report.RekeyText;
 import io.rekey.testing.BusyRegion;
+import io.rekey.testing.LongTier;
 import io.rekey.testing.SparkLocal;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.Test;
  * near {@code hbase.hstore.blockingStoreFiles} when a bulk load comes. The jobs slow down or wait,
  * count it, and the target still holds every source cell once, compared cell by cell with a scan.
  */
+@LongTier
 class PressureIT extends OnMiniCluster {
   private static final String BLOCKING = "hbase.hstore.blockingStoreFiles";
 
