@@ -3,10 +3,11 @@
 # a steady mix of Gets and Puts (default 200 operations/s, 20% Puts) on a table of its own on the
 # local HBase throughout, and its latencies are labelled with what the tool was doing: idle, a rekey
 # (its Spark stages, and the driver's snapshot, commit and bulk load), a rekey sync with Puts, an
-# index update with Puts, an audit by live scan. Prints JSON: each label's p50/p99/max and p99 over
-# idle p99, medians over the rounds after the first, and the per-second timeline.
+# index update with Puts, an audit by live scan, each job with its defaults and with --gentle. Prints
+# JSON: each label's p50/p99/max and p99 over idle p99, each job's seconds and busy cores, medians
+# over the rounds after the first, and the per-second timeline; and a page (latency-bench.html).
 #
-#   jobs/bench-latency.sh     # BENCH_ROWS=200000 BENCH_ROUNDS=3 BENCH_FOREGROUND_RATE=200 BENCH_IDLE_SECONDS=20
+#   jobs/bench-latency.sh     # BENCH_ROWS=200000 BENCH_ROUNDS=3 BENCH_FOREGROUND_RATE=200 BENCH_IDLE_SECONDS=60
 # Results: var/bench/latency-bench.json.
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"

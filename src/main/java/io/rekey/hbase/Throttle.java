@@ -37,7 +37,7 @@ public record Throttle(
   public static final Throttle NONE = new Throttle(0, 0, 0, 0, false, 600);
 
   /** The {@code --gentle} preset. */
-  public static final Throttle GENTLE_PRESET = new Throttle(1000, 2000, 1, 1000, true, 600);
+  public static final Throttle GENTLE_PRESET = new Throttle(1000, 5000, 1, 1000, true, 600);
 
   public static final OptionDef<Long> WRITE_RATE =
       OptionDef.number(
@@ -54,7 +54,8 @@ public record Throttle(
               "scan-rate",
               "ROWS",
               "rows per second each live-scan task may read (--live-scan, sync, index update,"
-                  + " verify); 0 for no limit",
+                  + " verify); a scan of N rows then takes N / (rate x tasks) seconds at least; 0"
+                  + " for no limit",
               0,
               Long.MAX_VALUE)
           .withDefault(0L);
@@ -72,7 +73,7 @@ public record Throttle(
               "load-pause",
               "SECONDS",
               "pause between bulk-load batches, so the region servers' compactions and clients"
-                  + " catch up",
+                  + " catch up; adds the pause once per batch",
               Double.NEGATIVE_INFINITY,
               3600)
           .validatedBy(

@@ -1,9 +1,7 @@
 package io.rekey.read;
 
 import java.io.IOException;
-import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
-import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
 /**
  * A record reader whose {@link #close} does its work once, as {@link java.io.Closeable} asks. Spark
@@ -12,45 +10,18 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
  * idempotent when closing the region failed the first time (it then releases the region's read lock
  * a second time, and the task fails with IllegalMonitorStateException). Spark 3.5 closed it once.
  */
-final class ClosedOnceRecordReader<K, V> extends RecordReader<K, V> {
-  private final RecordReader<K, V> reader;
+final class ClosedOnceRecordReader<K, V> extends ForwardingRecordReader<K, V> {
   private boolean closed;
 
   ClosedOnceRecordReader(RecordReader<K, V> reader) {
-    this.reader = reader;
-  }
-
-  @Override
-  public void initialize(InputSplit split, TaskAttemptContext context)
-      throws IOException, InterruptedException {
-    reader.initialize(split, context);
-  }
-
-  @Override
-  public boolean nextKeyValue() throws IOException, InterruptedException {
-    return reader.nextKeyValue();
-  }
-
-  @Override
-  public K getCurrentKey() throws IOException, InterruptedException {
-    return reader.getCurrentKey();
-  }
-
-  @Override
-  public V getCurrentValue() throws IOException, InterruptedException {
-    return reader.getCurrentValue();
-  }
-
-  @Override
-  public float getProgress() throws IOException, InterruptedException {
-    return reader.getProgress();
+    super(reader);
   }
 
   @Override
   public synchronized void close() throws IOException {
     if (!closed) {
       closed = true;
-      reader.close();
+      super.close();
     }
   }
 }

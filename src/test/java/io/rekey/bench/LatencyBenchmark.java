@@ -64,7 +64,7 @@ public final class LatencyBenchmark {
     int rounds = Integer.parseInt(System.getProperty("bench.rounds", "3"));
     int rate = Integer.parseInt(System.getProperty("bench.foregroundRate", "200"));
     double putShare = Double.parseDouble(System.getProperty("bench.foregroundPuts", "0.2"));
-    int idleSeconds = Integer.parseInt(System.getProperty("bench.idleSeconds", "20"));
+    int idleSeconds = Integer.parseInt(System.getProperty("bench.idleSeconds", "60"));
     HBaseSettings settings = RekeyBenchmark.clusterSettings();
     Configuration conf = settings.toConfiguration();
     JavaSparkContext sc = RekeyBenchmark.spark("latency-bench");

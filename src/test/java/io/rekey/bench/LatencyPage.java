@@ -14,8 +14,8 @@ import java.util.Map;
  */
 final class LatencyPage {
   private static final String[] COLORS = {
-    "#ffffff", "#dbe9f6", "#fde2cf", "#dcefd9", "#f6dce8", "#e8e1f3", "#fff3c4", "#e0e0e0",
-    "#d7f0ef"
+    "#e0e0e0", "#dbe9f6", "#fde2cf", "#dcefd9", "#f6dce8", "#e8e1f3", "#fff3c4", "#d7f0ef",
+    "#c9ddf0", "#f9cfb0", "#c5e6c0", "#efc3d6", "#d6cbe9", "#ffe89a", "#bfe6e3", "#f0d9c4"
   };
   private static final int WIDTH = 960;
   private static final int HEIGHT = 320;
