@@ -39,9 +39,10 @@ import org.slf4j.LoggerFactory;
  * in keeps one file of room for its own next flush. An entry adds one file to each such region
  * (HBase splits a file that spans regions). When no entry fits, it asks those regions for a
  * compaction (HBase does not ask by itself after a bulk load unless {@code
- * hbase.compaction.after.bulkload.enable} is set) and waits, up to the throttle's {@code
- * store-file-wait}, then stops with {@link StoreFilesFull}. The throttle also bounds the regions
- * per batch, pauses between batches and loads one family at a time.
+ * hbase.compaction.after.bulkload.enable} is set; a major one when a minor one did not make room
+ * within half a minute) and waits, up to the throttle's {@code store-file-wait}, then stops with
+ * {@link StoreFilesFull}. The throttle also bounds the regions per batch, pauses between batches
+ * and loads one family at a time.
  *
  * <p>The region counts are per region, all families together, and the limit is per store: exact for
  * one family, cautious for several.
