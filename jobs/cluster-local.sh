@@ -6,7 +6,15 @@
 # Worker, whose executors are child JVMs of the Worker). Jobs run on it through spark-submit as on a
 # real cluster: executors fetch the application jar, read snapshots from HDFS, stage on HDFS.
 #
-#   jobs/cluster-local.sh start | stop | status
+#   jobs/cluster-local.sh start | stop | status  [--secure]
+#
+# With --secure (given to every subcommand) it is a second cluster, in var/cluster-secure on ports
+# from 21000: a Kerberos KDC (Hadoop's MiniKdc, realm EXAMPLE.COM, jobs/lib/LocalKdc.java) with
+# keytabs for the daemons and for two users, alice (a job's user) and admin (HBase's superuser);
+# HDFS with Kerberos, SASL data-transfer protection, HTTPS and permissions on (hbase.rootdir owned
+# by the HBase daemon's user, hbase, mode 700); HBase with Kerberos, authorization and the
+# AccessController; YARN with Kerberos. ZooKeeper stays unauthenticated. 'status --secure' prints
+# the keytabs and how to use them.
 #
 # Then, e.g.:
 #   jobs/hbase-rekey.sh --master spark://127.0.0.1:20008 audit --hbase-conf var/cluster/conf \
@@ -33,8 +41,15 @@
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 
-DIR="${REKEY_CLUSTER_DIR:-$REKEY_VAR/cluster}"
-BASE="${REKEY_CLUSTER_PORT_BASE:-20000}"
+SECURE=0
+[ "${2:-}" = --secure ] && SECURE=1
+if (( SECURE )); then
+  DIR="${REKEY_CLUSTER_DIR:-$REKEY_VAR/cluster-secure}"
+  BASE="${REKEY_CLUSTER_PORT_BASE:-21000}"
+else
+  DIR="${REKEY_CLUSTER_DIR:-$REKEY_VAR/cluster}"
+  BASE="${REKEY_CLUSTER_PORT_BASE:-20000}"
+fi
 CONF="$DIR/conf"
 LOGS="$DIR/log"
 RUN="$DIR/run"
@@ -49,6 +64,16 @@ HBASE_HEAP="${REKEY_HBASE_HEAP:-1g}"
 
 # In start order; stopped in reverse.
 DAEMONS=(namenode datanode zookeeper hmaster regionserver resourcemanager nodemanager spark-master spark-worker)
+# The secure cluster: a KDC first (port BASE+20), keytabs, the realm, and how long tickets and
+# delegation tokens live (short, so tests see them expire: REKEY_TOKEN_MINUTES).
+REALM=EXAMPLE.COM
+KDC_DIR="$DIR/kdc"
+KT="$DIR/keytabs"
+KDC_PORT=$((BASE + 20))
+TOKEN_MINUTES="${REKEY_TOKEN_MINUTES:-60}"
+if (( SECURE )); then
+  DAEMONS=(kdc "${DAEMONS[@]}")
+fi
 RM_PORT=$((BASE + 12))
 RM_WEB_PORT=$((BASE + 16))
 
@@ -63,6 +88,7 @@ port_of() {
     nodemanager) echo $((BASE + 17)) ;;
     spark-master) echo "$SPARK_PORT" ;;
     spark-worker) echo $((BASE + 10)) ;;
+    kdc) echo "$KDC_PORT" ;;
   esac
 }
 
@@ -85,6 +111,11 @@ write_config() {
     echo '<configuration>'
     property fs.defaultFS "hdfs://$HOST:$NN_PORT"
     property hadoop.tmp.dir "$DIR/hdfs/tmp"
+    if (( SECURE )); then
+      property hadoop.security.authentication kerberos
+      property hadoop.security.authorization true
+      property hadoop.rpc.protection authentication
+    fi
     echo '</configuration>'
   } > "$CONF/core-site.xml"
   {
@@ -104,6 +135,26 @@ write_config() {
     # One DataNode: leave safe mode as soon as it has reported.
     property dfs.namenode.safemode.extension 0
     property dfs.namenode.safemode.min.datanodes 1
+    if (( SECURE )); then
+      property dfs.block.access.token.enable true
+      property dfs.namenode.kerberos.principal "hdfs/_HOST@$REALM"
+      property dfs.namenode.keytab.file "$KT/hdfs.keytab"
+      property dfs.datanode.kerberos.principal "hdfs/_HOST@$REALM"
+      property dfs.datanode.keytab.file "$KT/hdfs.keytab"
+      property dfs.web.authentication.kerberos.principal "HTTP/_HOST@$REALM"
+      property dfs.web.authentication.kerberos.keytab "$KT/hdfs.keytab"
+      property dfs.namenode.kerberos.internal.spnego.principal "HTTP/_HOST@$REALM"
+      # A DataNode on ports anyone may open (no root, no jsvc) must protect its data transfer with
+      # SASL, and then serve its web pages over HTTPS only.
+      property dfs.data.transfer.protection authentication
+      property dfs.http.policy HTTPS_ONLY
+      property dfs.namenode.https-address "$HOST:$((BASE + 1))"
+      property dfs.datanode.https.address "$HOST:$((BASE + 3))"
+      property dfs.permissions.enabled true
+      property dfs.namenode.acls.enabled true
+      property dfs.namenode.delegation.token.max-lifetime $((TOKEN_MINUTES * 60000))
+      property dfs.namenode.delegation.token.renew-interval $((TOKEN_MINUTES * 60000))
+    fi
     echo '</configuration>'
   } > "$CONF/hdfs-site.xml"
   {
@@ -126,6 +177,24 @@ write_config() {
     property hbase.regionserver.info.port -1
     # See jobs/hbase-local.sh: HBase 2.5's master lock can lose its wake-up after a snapshot.
     property hbase.master.procedure.local.master.locks.timeout.ms 60000
+    if (( SECURE )); then
+      property hbase.security.authentication kerberos
+      property hbase.security.authorization true
+      property hbase.coprocessor.master.classes org.apache.hadoop.hbase.security.access.AccessController
+      property hbase.coprocessor.region.classes \
+        org.apache.hadoop.hbase.security.token.TokenProvider,org.apache.hadoop.hbase.security.access.AccessController
+      property hbase.coprocessor.regionserver.classes org.apache.hadoop.hbase.security.access.AccessController
+      property hbase.master.kerberos.principal "hbase/_HOST@$REALM"
+      property hbase.master.keytab.file "$KT/hbase.keytab"
+      property hbase.regionserver.kerberos.principal "hbase/_HOST@$REALM"
+      property hbase.regionserver.keytab.file "$KT/hbase.keytab"
+      property hbase.superuser admin
+      # hbase.rootdir is the HBase daemon's alone (HBase's default); jobs read snapshots through
+      # HDFS ACLs or scan instead (deploy/README.md).
+      property hbase.rootdir.perms 700
+      property hbase.auth.token.max.lifetime $((TOKEN_MINUTES * 60000))
+      property hbase.auth.key.update.interval $((TOKEN_MINUTES * 60000))
+    fi
     echo '</configuration>'
   } > "$CONF/hbase-site.xml"
   mkdir -p "$DIR/yarn/local" "$DIR/yarn/logs"
@@ -158,8 +227,17 @@ write_config() {
     # A nearly full disk must not take the only NodeManager out of service.
     property yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage 99.5
     property yarn.nodemanager.env-whitelist "JAVA_HOME,HADOOP_CONF_DIR,PATH,LANG,TZ"
+    if (( SECURE )); then
+      property yarn.resourcemanager.principal "yarn/_HOST@$REALM"
+      property yarn.resourcemanager.keytab "$KT/yarn.keytab"
+      property yarn.nodemanager.principal "yarn/_HOST@$REALM"
+      property yarn.nodemanager.keytab "$KT/yarn.keytab"
+      property yarn.resourcemanager.delegation.token.max-lifetime $((TOKEN_MINUTES * 60000))
+      property yarn.resourcemanager.delegation.token.renew-interval $((TOKEN_MINUTES * 60000))
+    fi
     echo '</configuration>'
   } > "$CONF/yarn-site.xml"
+  if (( SECURE )); then write_tls_config; fi
   {
     echo '<?xml version="1.0"?>'
     echo "<!-- Written by jobs/cluster-local.sh: the default queue, a queue too small for any container, and room for ApplicationMasters on one small node. -->"
@@ -185,13 +263,60 @@ write_config() {
   mkdir -p "$SPARK_HOME_DIR/conf"
 }
 
+# HTTPS for HDFS's web servers (required with SASL data-transfer protection): one self-signed key
+# for 127.0.0.1, made once with the JDK's keytool, and the truststore clients use.
+write_tls_config() {
+  local pass=rekey-local
+  if [ ! -f "$CONF/keystore.jks" ]; then
+    keytool -genkeypair -alias local -keyalg RSA -keysize 2048 -validity 3650 -dname "CN=$HOST" \
+      -ext "SAN=IP:$HOST" -keystore "$CONF/keystore.jks" -storepass "$pass" -keypass "$pass" >/dev/null 2>&1
+    keytool -exportcert -alias local -keystore "$CONF/keystore.jks" -storepass "$pass" \
+      -file "$CONF/local.crt" >/dev/null 2>&1
+    keytool -importcert -noprompt -alias local -file "$CONF/local.crt" \
+      -keystore "$CONF/truststore.jks" -storepass "$pass" >/dev/null 2>&1
+  fi
+  {
+    echo '<?xml version="1.0"?>'
+    echo '<configuration>'
+    property ssl.server.keystore.location "$CONF/keystore.jks"
+    property ssl.server.keystore.password "$pass"
+    property ssl.server.keystore.keypassword "$pass"
+    property ssl.server.truststore.location "$CONF/truststore.jks"
+    property ssl.server.truststore.password "$pass"
+    echo '</configuration>'
+  } > "$CONF/ssl-server.xml"
+  {
+    echo '<?xml version="1.0"?>'
+    echo '<configuration>'
+    property ssl.client.truststore.location "$CONF/truststore.jks"
+    property ssl.client.truststore.password "$pass"
+    echo '</configuration>'
+  } > "$CONF/ssl-client.xml"
+}
+
+# The KDC, and the keytabs of the daemons (HTTP is HDFS's web servers') and of the two users.
+start_kdc() {
+  mkdir -p "$KDC_DIR" "$KT"
+  local cp
+  cp="$(rekey_resolved_classpath cluster-runtime)"
+  nohup java -Xmx256m -cp "$cp" "$REKEY_HOME/jobs/lib/LocalKdc.java" "$KDC_DIR" "$KDC_PORT" \
+    $((TOKEN_MINUTES * 60)) $((TOKEN_MINUTES * 60 * 4)) \
+    "$KT/hdfs.keytab=hdfs/$HOST,HTTP/$HOST" "$KT/hbase.keytab=hbase/$HOST" "$KT/yarn.keytab=yarn/$HOST" \
+    "$KT/alice.keytab=alice" "$KT/admin.keytab=admin" >>"$LOGS/kdc.log" 2>&1 </dev/null &
+  echo $! > "$RUN/kdc.pid"
+  await kdc "KDC serving" grep -q "KDC of realm" "$LOGS/kdc.log"
+}
+
+# JVM settings every process of the secure cluster needs: where the KDC is.
+secure_flags() { (( SECURE )) && echo "-Djava.security.krb5.conf=$KDC_DIR/krb5.conf"; return 0; }
+
 # launch NAME HEAP CLASSPATH MAIN ARGS...
 launch() {
   local name="$1" heap="$2" cp="$3" main="$4"
   shift 4
   # shellcheck disable=SC2046
   SPARK_HOME="$SPARK_HOME_DIR" SPARK_SCALA_VERSION="$(rekey_cell_version scala.binary.version)" SPARK_LOCAL_IP="$HOST" \
-    nohup java -Xmx"$heap" $(rekey_jvm_flags) \
+    nohup java -Xmx"$heap" $(rekey_jvm_flags) $(secure_flags) \
     -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" -Dhbase.log.dir="$LOGS" \
     -cp "$cp" "$main" "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &
   echo $! > "$RUN/$name.pid"
@@ -216,6 +341,8 @@ await() {
 hadoop_cp() { echo "$CONF:$(rekey_resolved_classpath cluster-runtime)"; }
 
 dfs_ready() {
+  # A client of the secure HDFS would need a Kerberos login; the NameNode's log says as much.
+  if (( SECURE )); then grep -q "Safe mode is OFF" "$LOGS/namenode.log"; return; fi
   java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$(hadoop_cp)" org.apache.hadoop.hdfs.tools.DFSAdmin -safemode get 2>/dev/null | grep -q "Safe mode is OFF"
 }
@@ -228,8 +355,11 @@ nodemanager_registered() { grep -q "Registered with ResourceManager" "$LOGS/node
 java_home() { dirname "$(dirname "$(readlink -f "$(command -v java)")")"; }
 
 hbase_probe() {
-  java $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
-    -cp "$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" "$REKEY_MAIN" status --hbase-conf "$CONF" "$@"
+  local as=()
+  (( SECURE )) && as=(--hbase-set "hbase.client.keytab.file=$KT/admin.keytab" \
+    --hbase-set "hbase.client.keytab.principal=admin@$REALM")
+  java $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
+    -cp "$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" "$REKEY_MAIN" status --hbase-conf "$CONF" "${as[@]}" "$@"
 }
 
 start() {
@@ -250,8 +380,12 @@ start() {
   cp=$(hadoop_cp)
   spark_cp="$(rekey_spark_classpath)"
   echo "starting the local cluster in $DIR (logs in $LOGS)..."
+  if (( SECURE )); then
+    start_kdc
+    echo "  KDC up (realm $REALM, 127.0.0.1:$KDC_PORT) after $((SECONDS - started)) s"
+  fi
   if [ ! -d "$DIR/hdfs/name/current" ]; then
-    java -Xmx"$DAEMON_HEAP" $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
+    java -Xmx"$DAEMON_HEAP" $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
       -cp "$cp" org.apache.hadoop.hdfs.server.namenode.NameNode -format -nonInteractive >>"$LOGS/namenode.log" 2>&1 \
       || rekey_die "formatting HDFS failed; see $LOGS/namenode.log"
   fi
@@ -286,10 +420,10 @@ stop() {
   local d pid waited
   if pid=$(pid_of hmaster); then
     # A clean shutdown flushes the region server's memstores to HFiles on HDFS.
-    java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
+    java -Xmx256m $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
       -cp "$(hadoop_cp)" org.apache.hadoop.hbase.master.HMaster stop --shutDownCluster >>"$LOGS/hmaster.log" 2>&1 || true
   fi
-  for d in spark-worker spark-master nodemanager resourcemanager regionserver hmaster zookeeper datanode namenode; do
+  for d in spark-worker spark-master nodemanager resourcemanager regionserver hmaster zookeeper datanode namenode kdc; do
     pid=$(pid_of "$d") || { rm -f "$RUN/$d.pid"; continue; }
     waited=0
     # A Worker's executors are its children; none may outlive it.
@@ -316,7 +450,10 @@ status() {
       printf '  %-13s not running\n' "$d"
     fi
   done
-  (( any )) || { echo "the local cluster is not running (start it with $0 start)"; return 3; }
+  local flag=""
+  (( SECURE )) && flag=" --secure"
+  (( any )) || { echo "the local cluster is not running (start it with $0 start$flag)"; return 3; }
+  if (( SECURE )); then secure_status; fi
   cat <<TXT
 Use it:
   HDFS          hdfs://$HOST:$NN_PORT  (web http://$HOST:$((BASE + 1)))
@@ -328,6 +465,18 @@ Use it:
                   --conf 'spark.yarn.jars=local:$SPARK_HOME_DIR/jars/*' COMMAND --hbase-conf $CONF ...
                 (local: the containers run on this host and find Spark's jars there; a real
                 cluster keeps them on HDFS: see deploy/README.md)
+TXT
+}
+
+secure_status() {
+  cat <<TXT
+Kerberos (realm $REALM, KDC 127.0.0.1:$KDC_PORT; tickets and delegation tokens live $TOKEN_MINUTES min):
+  krb5.conf     $KDC_DIR/krb5.conf   (JVMs: -Djava.security.krb5.conf=$KDC_DIR/krb5.conf;
+                kinit, where installed: KRB5_CONFIG=$KDC_DIR/krb5.conf kinit -kt $KT/alice.keytab alice)
+  keytabs       $KT/alice.keytab  alice@$REALM   (a job's user: spark-submit --principal alice@$REALM --keytab ...)
+                $KT/admin.keytab  admin@$REALM   (HBase superuser: grants)
+                $KT/hdfs.keytab, hbase.keytab, yarn.keytab   (the daemons)
+  HBase client  --hbase-set hbase.client.keytab.file=$KT/alice.keytab --hbase-set hbase.client.keytab.principal=alice@$REALM
 TXT
 }
 
