@@ -137,13 +137,13 @@ write_config() {
     property dfs.namenode.safemode.min.datanodes 1
     if (( SECURE )); then
       property dfs.block.access.token.enable true
-      property dfs.namenode.kerberos.principal "hdfs/_HOST@$REALM"
+      property dfs.namenode.kerberos.principal "hdfs/localhost@$REALM"
       property dfs.namenode.keytab.file "$KT/hdfs.keytab"
-      property dfs.datanode.kerberos.principal "hdfs/_HOST@$REALM"
+      property dfs.datanode.kerberos.principal "hdfs/localhost@$REALM"
       property dfs.datanode.keytab.file "$KT/hdfs.keytab"
-      property dfs.web.authentication.kerberos.principal "HTTP/_HOST@$REALM"
+      property dfs.web.authentication.kerberos.principal "HTTP/localhost@$REALM"
       property dfs.web.authentication.kerberos.keytab "$KT/hdfs.keytab"
-      property dfs.namenode.kerberos.internal.spnego.principal "HTTP/_HOST@$REALM"
+      property dfs.namenode.kerberos.internal.spnego.principal "HTTP/localhost@$REALM"
       # A DataNode on ports anyone may open (no root, no jsvc) must protect its data transfer with
       # SASL, and then serve its web pages over HTTPS only.
       property dfs.data.transfer.protection authentication
@@ -184,9 +184,9 @@ write_config() {
       property hbase.coprocessor.region.classes \
         org.apache.hadoop.hbase.security.token.TokenProvider,org.apache.hadoop.hbase.security.access.AccessController
       property hbase.coprocessor.regionserver.classes org.apache.hadoop.hbase.security.access.AccessController
-      property hbase.master.kerberos.principal "hbase/_HOST@$REALM"
+      property hbase.master.kerberos.principal "hbase/localhost@$REALM"
       property hbase.master.keytab.file "$KT/hbase.keytab"
-      property hbase.regionserver.kerberos.principal "hbase/_HOST@$REALM"
+      property hbase.regionserver.kerberos.principal "hbase/localhost@$REALM"
       property hbase.regionserver.keytab.file "$KT/hbase.keytab"
       property hbase.superuser admin
       # hbase.rootdir is the HBase daemon's alone (HBase's default); jobs read snapshots through
@@ -228,9 +228,9 @@ write_config() {
     property yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage 99.5
     property yarn.nodemanager.env-whitelist "JAVA_HOME,HADOOP_CONF_DIR,PATH,LANG,TZ"
     if (( SECURE )); then
-      property yarn.resourcemanager.principal "yarn/_HOST@$REALM"
+      property yarn.resourcemanager.principal "yarn/localhost@$REALM"
       property yarn.resourcemanager.keytab "$KT/yarn.keytab"
-      property yarn.nodemanager.principal "yarn/_HOST@$REALM"
+      property yarn.nodemanager.principal "yarn/localhost@$REALM"
       property yarn.nodemanager.keytab "$KT/yarn.keytab"
       property yarn.resourcemanager.delegation.token.max-lifetime $((TOKEN_MINUTES * 60000))
       property yarn.resourcemanager.delegation.token.renew-interval $((TOKEN_MINUTES * 60000))
@@ -294,6 +294,11 @@ write_tls_config() {
   } > "$CONF/ssl-client.xml"
 }
 
+# A service's principals under both names of this host. The settings name the localhost one
+# outright instead of _HOST: Hadoop puts in _HOST the name it resolves 127.0.0.1 to (localhost) in
+# some places and the address as configured in others, and a NameNode then refuses its DataNode.
+both() { echo "$1/$HOST,$1/localhost"; }
+
 # The KDC, and the keytabs of the daemons (HTTP is HDFS's web servers') and of the two users.
 start_kdc() {
   mkdir -p "$KDC_DIR" "$KT"
@@ -301,10 +306,35 @@ start_kdc() {
   cp="$(rekey_resolved_classpath cluster-runtime)"
   nohup java -Xmx256m -cp "$cp" "$REKEY_HOME/jobs/lib/LocalKdc.java" "$KDC_DIR" "$KDC_PORT" \
     $((TOKEN_MINUTES * 60)) $((TOKEN_MINUTES * 60 * 4)) \
-    "$KT/hdfs.keytab=hdfs/$HOST,HTTP/$HOST" "$KT/hbase.keytab=hbase/$HOST" "$KT/yarn.keytab=yarn/$HOST" \
+    "$KT/hdfs.keytab=$(both hdfs),$(both HTTP)" "$KT/hbase.keytab=$(both hbase)" "$KT/yarn.keytab=$(both yarn)" \
     "$KT/alice.keytab=alice" "$KT/admin.keytab=admin" >>"$LOGS/kdc.log" 2>&1 </dev/null &
   echo $! > "$RUN/kdc.pid"
   await kdc "KDC serving" grep -q "KDC of realm" "$LOGS/kdc.log"
+}
+
+# as PRINCIPAL KEYTAB MAIN ARGS...: a Hadoop program as a principal of the secure cluster.
+as_principal() {
+  local principal="$1" keytab="$2"
+  shift 2
+  java -Xmx256m $(rekey_jvm_flags) $(secure_flags) \
+    -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
+    -cp "$(hadoop_cp)" "$REKEY_HOME/jobs/lib/AsPrincipal.java" "$principal" "$keytab" "$@" >>"$LOGS/setup.log" 2>&1
+}
+
+# (An empty mapred-site.xml: FsShell reads its settings loudly, and MapReduce's jars on the
+# daemons' classpath name that file among the defaults.)
+# What the secure HDFS needs before HBase starts, made by its superuser (hdfs): hbase.rootdir owned
+# by hbase and readable by no one else, the users' home directories, a shared /tmp.
+secure_hdfs_layout() {
+  local hdfs=("hdfs/localhost@$REALM" "$KT/hdfs.keytab" org.apache.hadoop.fs.FsShell)
+  [ -f "$CONF/mapred-site.xml" ] || printf '<?xml version="1.0"?>\n<configuration/>\n' > "$CONF/mapred-site.xml"
+  as_principal "${hdfs[@]}" -mkdir -p /hbase /user/alice /user/admin /tmp \
+    && as_principal "${hdfs[@]}" -chown hbase /hbase \
+    && as_principal "${hdfs[@]}" -chmod 700 /hbase \
+    && as_principal "${hdfs[@]}" -chown alice /user/alice \
+    && as_principal "${hdfs[@]}" -chown admin /user/admin \
+    && as_principal "${hdfs[@]}" -chmod 1777 /tmp \
+    || rekey_die "cannot lay out the secure HDFS; see $LOGS/setup.log"
 }
 
 # JVM settings every process of the secure cluster needs: where the KDC is.
@@ -381,6 +411,8 @@ start() {
   spark_cp="$(rekey_spark_classpath)"
   echo "starting the local cluster in $DIR (logs in $LOGS)..."
   if (( SECURE )); then
+    # Readiness is read from the logs here (no client can ask before it logs in): start them anew.
+    for f in "$LOGS"/*.log; do [ -f "$f" ] && mv "$f" "$f.previous"; done
     start_kdc
     echo "  KDC up (realm $REALM, 127.0.0.1:$KDC_PORT) after $((SECONDS - started)) s"
   fi
@@ -393,6 +425,7 @@ start() {
   launch datanode "$DAEMON_HEAP" "$cp" org.apache.hadoop.hdfs.server.datanode.DataNode
   await namenode "HDFS out of safe mode" dfs_ready
   echo "  HDFS up (hdfs://$HOST:$NN_PORT) after $((SECONDS - started)) s"
+  if (( SECURE )); then secure_hdfs_layout; fi
   launch zookeeper "$DAEMON_HEAP" "$cp" org.apache.hadoop.hbase.zookeeper.HQuorumPeer
   await zookeeper "port $ZK_PORT open" port_taken "$ZK_PORT"
   launch hmaster "$HBASE_HEAP" "$cp" org.apache.hadoop.hbase.master.HMaster start

@@ -113,6 +113,7 @@ public record HBaseSettings(String zkQuorum, Path confDir, Map<String, String> p
       // file (ShellFreeLocalFileSystem); a site file or --hbase-set that names another class wins.
       conf.set(ShellFreeLocalFileSystem.IMPL_KEY, ShellFreeLocalFileSystem.class.getName());
     }
+    KerberosSetup.apply(conf);
     return conf;
   }
 
