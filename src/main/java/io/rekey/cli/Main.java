@@ -2,6 +2,7 @@ package io.rekey.cli;
 
 import io.rekey.common.JsonResult;
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.AccessDenied;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.hbase.HadoopFiles;
 import io.rekey.hbase.Outage;
@@ -243,6 +244,11 @@ public final class Main {
       return ExitCode.FINDINGS;
     } catch (RekeyException e) {
       TRACE.error("{} failed", name, e);
+      Optional<String> denied = AccessDenied.line(e);
+      if (denied.isPresent()) {
+        err.println("error: " + name + ": " + denied.get() + LOG_HINT);
+        return ExitCode.FAILED;
+      }
       Optional<String> outage = Outage.cause(e);
       err.println(
           "error: "
@@ -260,6 +266,12 @@ public final class Main {
               + LOG_HINT);
       return ExitCode.FAILED;
     } catch (Exception | LinkageError e) {
+      Optional<String> denied = AccessDenied.line(e);
+      if (denied.isPresent()) {
+        TRACE.error("{} refused", name, e);
+        err.println("error: " + name + ": " + denied.get() + LOG_HINT);
+        return ExitCode.FAILED;
+      }
       Optional<String> outage = Outage.cause(e);
       if (outage.isPresent()) {
         TRACE.error("{} stopped by an outage", name, e);
