@@ -66,6 +66,6 @@ public final class AccessDenied {
         + letter
         + "'"
         + grantScope
-        + " (the permissions each command needs: deploy/README.md)";
+        + " (deploy/README.md, Security)";
   }
 }
