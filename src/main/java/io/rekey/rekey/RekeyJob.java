@@ -69,6 +69,9 @@ public final class RekeyJob {
   private final Path runDir;
   private final Map<String, Double> stageSeconds = new LinkedHashMap<>();
   private Pressure pressure = Pressure.NONE;
+  // The target's creation while the cells are written; awaited before a failure's clean-up too,
+  // or a refusal that came first would leave the table to appear empty after it.
+  private Future<Void> creation;
   // Set by run() when an earlier run had written every HFile: this run only loads them.
   private boolean resumedFromWritten;
 
@@ -215,6 +218,9 @@ public final class RekeyJob {
       TableAdmin admin = new TableAdmin(connection);
       String snapshot = current != null ? current.snapshot() : planned.plan().snapshot();
       boolean resumable = current != null && current.state() == RunManifest.State.WRITTEN;
+      if (creation != null && !creation.isDone()) {
+        admin.await(creation, options.target());
+      }
       if (snapshot != null && admin.snapshotExists(snapshot)) {
         if (resumable || options.keepSnapshot()) {
           // The same command resumes the load and verifies against the point in time it copied.
@@ -300,7 +306,6 @@ public final class RekeyJob {
     boolean created = false;
     // The HFile writers need only the split points: the master assigns the new table's regions
     // while the cells are read and written, and the table is awaited before anything else.
-    Future<Void> creation = null;
     if (plan.createTarget()) {
       if (admin.exists(options.target())) {
         throw new RekeyException(
