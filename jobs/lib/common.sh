@@ -56,8 +56,10 @@ rekey_resolved_classpath() {
   if [ ! -s "$out" ] || [ "$pom" -nt "$out" ] || [ "$cell" -nt "$out" ]; then
     local versions=()
     mapfile -t versions < <(sed -n 's/^\([a-z0-9.]*\)=\(.*\)$/-D\1=\2/p' "$cell")
-    (cd "$REKEY_HOME/jobs/$1" && mvn -B -q dependency:build-classpath "${versions[@]}" -Dmdep.outputFile="$out") >&2 \
+    (cd "$REKEY_HOME/jobs/$1" && mvn -B -q -Dstyle.color=never dependency:build-classpath "${versions[@]}" -Dmdep.outputFile="$out") >&2 \
       || rekey_die "cannot resolve the classpath of jobs/$1/pom.xml"
+    # The plugin leaves an unchanged file as it was: mark it fresh, or every run resolves again.
+    touch "$out"
   fi
   cat "$out"
 }
