@@ -7,14 +7,20 @@
 # real cluster: executors fetch the application jar, read snapshots from HDFS, stage on HDFS.
 #
 #   jobs/cluster-local.sh start | stop | status  [--secure]
+#   jobs/cluster-local.sh grant --secure USER RWXCA [@NAMESPACE | TABLE]
+#   jobs/cluster-local.sh revoke --secure USER [@NAMESPACE | TABLE]
+#   jobs/cluster-local.sh alter --secure TABLE KEY=VALUE
 #
 # With --secure (given to every subcommand) it is a second cluster, in var/cluster-secure on ports
 # from 21000: a Kerberos KDC (Hadoop's MiniKdc, realm EXAMPLE.COM, jobs/lib/LocalKdc.java) with
 # keytabs for the daemons and for two users, alice (a job's user) and admin (HBase's superuser);
-# HDFS with Kerberos, SASL data-transfer protection, HTTPS and permissions on (hbase.rootdir owned
-# by the HBase daemon's user, hbase, mode 700); HBase with Kerberos, authorization and the
-# AccessController; YARN with Kerberos. ZooKeeper stays unauthenticated. 'status --secure' prints
-# the keytabs and how to use them.
+# HDFS with Kerberos, SASL data-transfer protection, HTTPS, permissions and ACLs on (hbase.rootdir
+# owned by the HBase daemon's user, hbase, which others may only traverse); HBase with Kerberos,
+# authorization, the AccessController and the SnapshotScannerHDFSAclController (a table's readers
+# may read its snapshots where the table asks for it); YARN with Kerberos. ZooKeeper stays unauthenticated. 'status --secure' prints
+# the keytabs and how to use them; 'grant' and 'revoke' change HBase permissions as its superuser,
+# with the arguments of the HBase shell's commands of those names, and 'alter' sets a table's
+# attribute, as the shell's alter 'TABLE', METADATA => {KEY => VALUE} (jobs/lib/HBaseAsAdmin.java).
 #
 # Then, e.g.:
 #   jobs/hbase-rekey.sh --master spark://127.0.0.1:20008 audit --hbase-conf var/cluster/conf \
@@ -180,7 +186,15 @@ write_config() {
     if (( SECURE )); then
       property hbase.security.authentication kerberos
       property hbase.security.authorization true
-      property hbase.coprocessor.master.classes org.apache.hadoop.hbase.security.access.AccessController
+      # HBase's own way for table readers to read snapshots: on a table whose attribute
+      # hbase.acl.sync.to.hdfs.enable is true, it gives the users it grants READ an HDFS ACL on the
+      # table's files and snapshots; a table without it keeps them from other users (the files
+      # HBase writes have mode 750, hbase.data.umask; 077 would also mask the ACLs of new files).
+      property hbase.coprocessor.master.classes \
+        org.apache.hadoop.hbase.security.access.AccessController,org.apache.hadoop.hbase.security.access.SnapshotScannerHDFSAclController
+      property hbase.acl.sync.to.hdfs.enable true
+      property hbase.data.umask.enable true
+      property hbase.data.umask 027
       property hbase.coprocessor.region.classes \
         org.apache.hadoop.hbase.security.token.TokenProvider,org.apache.hadoop.hbase.security.access.AccessController
       property hbase.coprocessor.regionserver.classes org.apache.hadoop.hbase.security.access.AccessController
@@ -513,9 +527,19 @@ Kerberos (realm $REALM, KDC 127.0.0.1:$KDC_PORT; tickets and delegation tokens l
 TXT
 }
 
+# grant|revoke|alter ARGS...: the HBase shell's grant, revoke and alter, as the secure cluster's superuser.
+acl() {
+  (( SECURE )) || rekey_die "$1 needs --secure: the cluster without it has no HBase authorization"
+  [ -f "$KT/admin.keytab" ] || rekey_die "no secure cluster in $DIR; start it first: $0 start --secure"
+  java -Xmx256m $(rekey_jvm_flags) $(secure_flags) -Drekey.daemon.level=warn \
+    -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
+    -cp "$(hadoop_cp)" "$REKEY_HOME/jobs/lib/HBaseAsAdmin.java" "admin@$REALM" "$KT/admin.keytab" "$@"
+}
+
 case "${1:-}" in
+  grant | revoke | alter) acl "$1" "${@:3}" ;;
   start) start ;;
   stop) stop ;;
   status) status ;;
-  *) echo "usage: $0 start|stop|status   (settings: see the top of this script)" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status [--secure], or grant|revoke|alter --secure ...   (settings: see the top of this script)" >&2; exit 2 ;;
 esac
