@@ -3,12 +3,12 @@ package io.rekey.cli;
 import io.rekey.audit.AuditJob;
 import io.rekey.audit.AuditOptions;
 import io.rekey.audit.AuditResult;
+import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.AuditReport;
 import io.rekey.report.AuditText;
-import io.rekey.spark.SparkSessions;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -48,6 +48,11 @@ final class AuditCommand implements Command<AuditOptions> {
   }
 
   @Override
+  public List<Grant> grants(AuditOptions o) {
+    return Grant.fullRead(o.table(), o.liveScan());
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return AuditOptions.declared();
   }
@@ -60,7 +65,7 @@ final class AuditCommand implements Command<AuditOptions> {
   @Override
   public ExitCode run(AuditOptions options, CommandContext context) throws Exception {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
-      SparkSession spark = SparkSessions.getOrCreate("hbase-rekey audit " + options.table());
+      SparkSession spark = context.spark("hbase-rekey audit " + options.table());
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       AuditResult result =
           new AuditJob(sc, connection, context.hbase().toConfiguration(), options).execute();

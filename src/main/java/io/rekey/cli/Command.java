@@ -1,6 +1,7 @@
 package io.rekey.cli;
 
 import io.rekey.common.JsonResult;
+import io.rekey.hbase.Grant;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import java.util.EnumSet;
@@ -44,6 +45,15 @@ interface Command<O> {
    */
   default boolean throttled() {
     return false;
+  }
+
+  /**
+   * The permissions the command needs on a secure cluster, with these options: {@link Main} checks
+   * them before {@link #run} and refuses in one line when one is missing (exit 2).
+   * deploy/README.md's permissions table lists the same.
+   */
+  default List<Grant> grants(O options) {
+    return List.of();
   }
 
   /** The command's own options (the common ones are added by {@link Main}). */

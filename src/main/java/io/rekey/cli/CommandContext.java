@@ -5,8 +5,10 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.hbase.HadoopFiles;
 import io.rekey.options.Location;
+import io.rekey.spark.SparkSessions;
 import java.io.IOException;
 import java.io.PrintStream;
+import org.apache.spark.sql.SparkSession;
 
 /**
  * What a running command may use besides its options: where to print and where HBase is.
@@ -18,6 +20,14 @@ import java.io.PrintStream;
  *     none, {@code -} for {@code out}
  */
 record CommandContext(PrintStream out, PrintStream err, HBaseSettings hbase, Location json) {
+  /**
+   * The job's Spark session, named {@code appName} unless the user named it, given what Spark's
+   * HBase token provider needs on a Kerberized cluster ({@link HBaseSettings#sparkTokenSettings}).
+   */
+  SparkSession spark(String appName) {
+    return SparkSessions.getOrCreate(appName, hbase.sparkTokenSettings());
+  }
+
   /** Prints the human text unless JSON goes to stdout, then writes the JSON if asked. */
   void emit(String humanText, Object result) {
     boolean jsonToStdout = json != null && json.toString().equals("-");

@@ -13,7 +13,7 @@ public enum ExitCode {
   /** The job failed: HBase, HDFS or Spark refused or stopped it; it may be run again. */
   FAILED(1, "the job failed; the error line says what and what to do (a rerun may help)"),
   /** The command line or a configuration file is wrong; nothing was done. */
-  USAGE(2, "the command line or a job file is wrong; nothing was done"),
+  USAGE(2, "the command line, a job file or a permission is wrong; nothing was done"),
   /** Another run holds the target's or the index's lock; nothing was done, try again later. */
   BUSY(3, "another run holds the table's lock; nothing was done (retry later)"),
   /**

@@ -3,6 +3,7 @@ package io.rekey.cli;
 import io.rekey.generate.GenerateJob;
 import io.rekey.generate.GenerateOptions;
 import io.rekey.generate.GenerateResult;
+import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
@@ -25,6 +26,11 @@ final class GenerateCommand implements Command<GenerateOptions> {
   @Override
   public Class<GenerateResult> result() {
     return GenerateResult.class;
+  }
+
+  @Override
+  public List<Grant> grants(GenerateOptions o) {
+    return List.of(Grant.create(o.table(), ""), Grant.describe(o.table()), Grant.write(o.table()));
   }
 
   @Override

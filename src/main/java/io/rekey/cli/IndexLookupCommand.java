@@ -1,5 +1,6 @@
 package io.rekey.cli;
 
+import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.index.IndexDefinition;
 import io.rekey.index.IndexLookup;
@@ -7,6 +8,7 @@ import io.rekey.index.IndexLookupOptions;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -35,6 +37,16 @@ final class IndexLookupCommand implements Command<IndexLookupOptions> {
   @Override
   public Class<IndexLookup.Result> result() {
     return IndexLookup.Result.class;
+  }
+
+  @Override
+  public List<Grant> grants(IndexLookupOptions o) {
+    IndexDefinition def = o.definition();
+    List<Grant> grants = new ArrayList<>(List.of(Grant.read(def.indexTable())));
+    if (o.checkSource()) {
+      grants.add(Grant.read(def.source()));
+    }
+    return grants;
   }
 
   @Override

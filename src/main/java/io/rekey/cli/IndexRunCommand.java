@@ -1,5 +1,6 @@
 package io.rekey.cli;
 
+import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.index.IndexDefinition;
 import io.rekey.index.IndexJob;
@@ -8,7 +9,7 @@ import io.rekey.index.IndexRunResult;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
-import io.rekey.spark.SparkSessions;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -54,6 +55,25 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
   }
 
   @Override
+  public List<Grant> grants(IndexRunOptions o) {
+    IndexDefinition def = o.definition();
+    List<Grant> grants =
+        new ArrayList<>(
+            update
+                ? List.of(Grant.read(def.source()), Grant.describe(def.source()))
+                : Grant.fullRead(def.source(), o.liveScan()));
+    grants.add(Grant.read(def.indexTable()));
+    grants.add(Grant.describe(def.indexTable()));
+    if (o.write() == IndexRunOptions.Write.PUTS) {
+      grants.add(Grant.write(def.indexTable()));
+    } else {
+      grants.addAll(Grant.bulkLoad(def.indexTable()));
+    }
+    grants.addAll(Grant.state(def.stateTable()));
+    return grants;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return update ? IndexRunOptions.declaredForUpdate() : IndexRunOptions.declaredForBuild();
   }
@@ -74,7 +94,8 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
           JavaSparkContext.fromSparkContext(
-              SparkSessions.getOrCreate(
+              context
+                  .spark(
                       "hbase-rekey "
                           + name()
                           + " "

@@ -1,5 +1,6 @@
 package io.rekey.cli;
 
+import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.index.IndexDefinition;
 import io.rekey.index.IndexScrutinyJob;
@@ -8,7 +9,7 @@ import io.rekey.index.IndexScrutinyResult;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
-import io.rekey.spark.SparkSessions;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -48,6 +49,19 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
   }
 
   @Override
+  public List<Grant> grants(IndexScrutinyOptions o) {
+    IndexDefinition def = o.definition();
+    List<Grant> grants = new ArrayList<>(Grant.fullRead(def.source(), o.liveScan()));
+    grants.add(Grant.read(def.indexTable()));
+    grants.add(Grant.describe(def.indexTable()));
+    if (o.repair()) {
+      grants.add(Grant.write(def.indexTable()));
+    }
+    grants.addAll(Grant.state(def.stateTable()));
+    return grants;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return IndexScrutinyOptions.declared();
   }
@@ -67,7 +81,8 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
           JavaSparkContext.fromSparkContext(
-              SparkSessions.getOrCreate(
+              context
+                  .spark(
                       "hbase-rekey index scrutiny "
                           + o.definition().source()
                           + " -> "

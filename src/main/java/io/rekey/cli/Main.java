@@ -3,8 +3,12 @@ package io.rekey.cli;
 import io.rekey.common.JsonResult;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.AccessDenied;
+import io.rekey.hbase.Grant;
+import io.rekey.hbase.GrantCheck;
+import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.hbase.HadoopFiles;
+import io.rekey.hbase.MissingGrantException;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.RunLockedException;
 import io.rekey.hbase.Throttle;
@@ -13,6 +17,7 @@ import io.rekey.options.Location;
 import io.rekey.options.NearestName;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,6 +29,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.client.Connection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -200,6 +207,21 @@ public final class Main {
     return runParsed(command, program, declared, ((ScoptParser.Parsed) outcome).values());
   }
 
+  /**
+   * The command's grants, checked on a secure cluster before it starts (see {@link GrantCheck}).
+   */
+  private static void requireGrants(List<Grant> grants, HBaseSettings hbase) {
+    Configuration conf = hbase.toConfiguration();
+    if (grants.isEmpty() || !GrantCheck.applies(conf)) {
+      return;
+    }
+    try (Connection connection = HBaseConnections.open(hbase)) {
+      GrantCheck.require(connection, conf, grants);
+    } catch (IOException e) {
+      throw new RekeyException("cannot check the job's permissions: " + e.getMessage(), e);
+    }
+  }
+
   private static final Pattern UNKNOWN_OPTION = Pattern.compile("Unknown option --?(\\S+)");
 
   /** Scopt's "Unknown option --x" with the nearest declared option, when one is near. */
@@ -233,9 +255,13 @@ public final class Main {
       return ExitCode.OK;
     }
     try {
+      requireGrants(command.grants(options), context.hbase());
       return command.run(options, context);
     } catch (InvalidOptionException e) {
       return usageError(program, e);
+    } catch (MissingGrantException e) {
+      err.println("error: " + name + ": " + e.getMessage());
+      return ExitCode.USAGE;
     } catch (RunLockedException e) {
       err.println("error: " + name + ": " + e.getMessage());
       return ExitCode.BUSY;

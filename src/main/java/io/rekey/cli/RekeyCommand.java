@@ -1,5 +1,6 @@
 package io.rekey.cli;
 
+import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
@@ -8,11 +9,12 @@ import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.RekeyPlanner;
 import io.rekey.rekey.RekeyResult;
 import io.rekey.report.RekeyText;
-import io.rekey.spark.SparkSessions;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -43,6 +45,17 @@ final class RekeyCommand implements Command<RekeyOptions> {
   @Override
   public Class<RekeyResult> result() {
     return RekeyResult.class;
+  }
+
+  @Override
+  public List<Grant> grants(RekeyOptions o) {
+    List<Grant> grants = new ArrayList<>(Grant.fullRead(o.source(), o.liveScan()));
+    grants.addAll(Grant.bulkLoad(o.target()));
+    // Its verify reads the target; a target it creates is its own.
+    grants.add(Grant.read(o.target()));
+    grants.add(Grant.describe(o.target()));
+    grants.addAll(Grant.state(TableName.valueOf(o.stateTable())));
+    return grants;
   }
 
   @Override
@@ -80,8 +93,7 @@ final class RekeyCommand implements Command<RekeyOptions> {
         return ExitCode.OK;
       }
       SparkSession spark =
-          SparkSessions.getOrCreate(
-              "hbase-rekey rekey " + options.source() + " -> " + options.target());
+          context.spark("hbase-rekey rekey " + options.source() + " -> " + options.target());
       JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
       RekeyPlanner.Planned planned = RekeyJob.plan(sc, connection, conf, options);
       RekeyResult result = new RekeyJob(sc, connection, conf, options, planned).execute();

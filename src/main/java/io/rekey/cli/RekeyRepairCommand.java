@@ -1,18 +1,21 @@
 package io.rekey.cli;
 
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.RepairJob;
 import io.rekey.rekey.RepairOptions;
 import io.rekey.rekey.RepairResult;
 import io.rekey.report.RekeyText;
-import io.rekey.spark.SparkSessions;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -53,6 +56,20 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
   }
 
   @Override
+  public List<Grant> grants(RepairOptions o) {
+    RekeyOptions rekey = o.rekey();
+    // The source through a snapshot (unless live), the target live.
+    List<Grant> grants = new ArrayList<>(Grant.fullRead(rekey.source(), rekey.liveScan()));
+    grants.addAll(
+        List.of(
+            Grant.read(rekey.target()),
+            Grant.describe(rekey.target()),
+            Grant.write(rekey.target())));
+    grants.addAll(Grant.state(TableName.valueOf(rekey.stateTable())));
+    return grants;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return RepairOptions.declared();
   }
@@ -68,7 +85,8 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
           JavaSparkContext.fromSparkContext(
-              SparkSessions.getOrCreate(
+              context
+                  .spark(
                       "hbase-rekey rekey repair "
                           + options.rekey().source()
                           + " -> "

@@ -1,17 +1,20 @@
 package io.rekey.cli;
 
+import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.SyncJob;
 import io.rekey.rekey.SyncOptions;
 import io.rekey.rekey.SyncResult;
 import io.rekey.report.RekeyText;
-import io.rekey.spark.SparkSessions;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -53,6 +56,30 @@ final class RekeySyncCommand implements Command<SyncOptions> {
   }
 
   @Override
+  public List<Grant> grants(SyncOptions o) {
+    RekeyOptions rekey = o.rekey();
+    List<Grant> grants =
+        new ArrayList<>(
+            List.of(
+                Grant.read(rekey.source()),
+                Grant.describe(rekey.source()),
+                Grant.read(rekey.target()),
+                Grant.describe(rekey.target())));
+    if (o.write() != SyncOptions.Write.HFILES) {
+      grants.add(Grant.write(rekey.target()));
+    }
+    if (o.write() != SyncOptions.Write.PUTS) {
+      grants.addAll(Grant.bulkLoad(rekey.target()));
+    }
+    if (o.finalRun()) {
+      // The final verify (and repair) read the source through a snapshot, unless live.
+      grants.addAll(Grant.snapshotRead(rekey.source(), rekey.liveScan()));
+    }
+    grants.addAll(Grant.state(TableName.valueOf(rekey.stateTable())));
+    return grants;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return SyncOptions.declared();
   }
@@ -68,7 +95,8 @@ final class RekeySyncCommand implements Command<SyncOptions> {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
           JavaSparkContext.fromSparkContext(
-              SparkSessions.getOrCreate(
+              context
+                  .spark(
                       "hbase-rekey rekey sync "
                           + options.rekey().source()
                           + " -> "

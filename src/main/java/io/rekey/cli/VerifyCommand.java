@@ -1,18 +1,20 @@
 package io.rekey.cli;
 
+import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.RunFiles;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.RekeyText;
-import io.rekey.spark.SparkSessions;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -44,6 +46,16 @@ final class VerifyCommand implements Command<VerifyOptions> {
   }
 
   @Override
+  public List<Grant> grants(VerifyOptions o) {
+    List<Grant> grants = new ArrayList<>(Grant.fullRead(o.source(), o.liveScan()));
+    grants.add(Grant.read(o.target()));
+    grants.add(Grant.describe(o.target()));
+    // The definition a rekey pinned, when there is a state table.
+    grants.add(Grant.read(TableName.valueOf(o.stateTable())));
+    return grants;
+  }
+
+  @Override
   public List<OptionDef<?>> options() {
     return VerifyOptions.declared();
   }
@@ -59,8 +71,8 @@ final class VerifyCommand implements Command<VerifyOptions> {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
           JavaSparkContext.fromSparkContext(
-              SparkSessions.getOrCreate(
-                      "hbase-rekey verify " + options.source() + " -> " + options.target())
+              context
+                  .spark("hbase-rekey verify " + options.source() + " -> " + options.target())
                   .sparkContext());
       VerifyResult result =
           VerifyJob.tables(sc, connection, conf, options, RunFiles.staging(conf, null));

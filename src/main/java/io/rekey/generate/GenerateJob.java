@@ -1,6 +1,7 @@
 package io.rekey.generate;
 
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.TableAdmin;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -8,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
-import org.apache.hadoop.hbase.NamespaceNotFoundException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -159,9 +159,7 @@ public final class GenerateJob {
         return false;
       }
       String ns = name.getNamespaceAsString();
-      try {
-        admin.getNamespaceDescriptor(ns);
-      } catch (NamespaceNotFoundException e) {
+      if (!new TableAdmin(connection).namespaceExists(ns)) {
         admin.createNamespace(NamespaceDescriptor.create(ns).build());
       }
       admin.createTable(

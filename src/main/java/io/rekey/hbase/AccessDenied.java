@@ -66,6 +66,6 @@ public final class AccessDenied {
         + letter
         + "'"
         + grantScope
-        + " (deploy/README.md, Security)";
+        + " (deploy/README.md, Permissions)";
   }
 }

@@ -117,6 +117,31 @@ public record HBaseSettings(String zkQuorum, Path confDir, Map<String, String> p
     return conf;
   }
 
+  /**
+   * On a Kerberized HBase, its client settings as Spark settings ({@code spark.hadoop.KEY}), for
+   * Spark's HBase delegation token provider: it reads them from the Hadoop configuration Spark
+   * builds, which holds an {@code hbase-site.xml} only when one is on the driver's classpath, and
+   * {@code --hbase-conf} or {@code --hbase-set} are read by the tool alone. With the settings the
+   * provider obtains (and with {@code --principal/--keytab} renews) the executors' HBase token.
+   * Empty for a cluster without Kerberos.
+   */
+  public Map<String, String> sparkTokenSettings() {
+    Configuration conf = toConfiguration();
+    if (!"kerberos".equalsIgnoreCase(conf.get("hbase.security.authentication"))) {
+      return Map.of();
+    }
+    Configuration defaults = HBaseConfiguration.create();
+    Map<String, String> settings = new java.util.TreeMap<>();
+    for (Map.Entry<String, String> e : conf) {
+      String key = e.getKey();
+      boolean client = key.startsWith("hbase.") || key.startsWith("zookeeper.");
+      if (client && !java.util.Objects.equals(conf.get(key), defaults.get(key))) {
+        settings.put("spark.hadoop." + key, conf.get(key));
+      }
+    }
+    return settings;
+  }
+
   /** How a person would describe where these settings point, for messages. */
   public String describe(Configuration conf) {
     String quorum = conf.get("hbase.zookeeper.quorum", "localhost");

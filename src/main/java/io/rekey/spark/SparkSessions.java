@@ -33,7 +33,22 @@ public final class SparkSessions {
    *     TABLES}
    */
   public static SparkSession getOrCreate(String appName) {
+    return getOrCreate(appName, Map.of());
+  }
+
+  /**
+   * @param appName the application's name unless the user gave one
+   * @param defaults settings for Spark unless the user set them: the HBase client's, for Spark's
+   *     HBase token provider on a Kerberized cluster
+   */
+  public static SparkSession getOrCreate(String appName, Map<String, String> defaults) {
     SparkConf conf = new SparkConf();
+    defaults.forEach(
+        (key, value) -> {
+          if (!conf.contains(key)) {
+            conf.set(key, value);
+          }
+        });
     if (!conf.contains("spark.master")) {
       conf.setMaster("local[*]");
     }
