@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.Scripts;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,18 +29,20 @@ import org.junit.jupiter.api.io.TempDir;
  * ZooKeeper, an HBase master and region server (root dir on that HDFS), a YARN ResourceManager and
  * NodeManager, and a Spark standalone Master and Worker, each in a JVM of its own; every command
  * goes through {@code jobs/hbase-rekey.sh} (spark-submit) with the default staging, which is on
- * HDFS: on the standalone master, on YARN in client mode, and on YARN in cluster mode, where the
- * driver runs in a NodeManager's container and gets its job files and HBase settings through {@code
- * --files} and writes its results to HDFS. The same commands in local mode, on tables of their own,
- * must give the same counts; the tasks must have run in the Worker's executor JVMs (whose logs hold
- * no stack trace) and in YARN containers; the applications carry the job's name, and every YARN
- * application ended SUCCEEDED in one attempt but the one meant to fail, which ended FAILED with the
- * tool's line and exit code in its diagnostics.
+ * HDFS, on the standalone master. The same commands in local mode, on tables of their own, must
+ * give the same counts; the tasks must have run in the Worker's executor JVMs (whose logs hold no
+ * stack trace), and the applications carry the job's name. On YARN: an audit in each deploy mode
+ * (in cluster mode the driver runs in a NodeManager's container, gets its HBase settings through
+ * {@code --files} and writes its result to HDFS), one with dynamic allocation and one through plain
+ * spark-submit; each ended SUCCEEDED in one attempt, and the ones meant to fail ended with the
+ * tool's line (a job file not shipped, a queue that does not exist or has no room, a container
+ * larger than YARN allows). Every command on YARN is {@link SecureClusterIT}'s, on the Kerberized
+ * cluster, as an ordinary user.
  *
- * <p>Not part of the default {@code mvn -B verify} (it takes about 25 minutes on its own): {@code
+ * <p>Not part of the default {@code mvn -B verify} (it takes about 12 minutes on its own): {@code
  * mvn -B verify -Plong} runs it with the rest of the long tier, as {@code .ci/run} does after the
- * default suite ({@code -Pcluster} runs it alone). Its one test takes about 22 minutes, past the
- * ITs' default bound of 10: it has its own.
+ * default suite ({@code -Pcluster} runs it alone). Its one test runs past the ITs' default bound of
+ * 10 minutes: it has its own.
  */
 @LongTier
 @Timeout(value = 45, unit = TimeUnit.MINUTES)
@@ -53,8 +54,7 @@ class ClusterPipelineIT {
   private static final String USER_OPTION = "-Drekey.it.user.option=kept";
 
   /** Where the pipeline runs; {@code local} last, the counts every other mode must equal. */
-  private static final List<String> MODES =
-      List.of("cluster", "yarn_client", "yarn_cluster", "local");
+  private static final List<String> MODES = List.of("cluster", "local");
 
   @TempDir static Path dir;
   private static final Map<String, String> env = new HashMap<>();
@@ -63,7 +63,7 @@ class ClusterPipelineIT {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    base = freePortRange(20);
+    base = Scripts.freePortRange(21000, 20);
     env.put("REKEY_CLUSTER_DIR", dir.resolve("cluster").toString());
     env.put("REKEY_CLUSTER_PORT_BASE", Integer.toString(base));
     env.put("REKEY_VAR", dir.resolve("var").toString());
@@ -97,6 +97,7 @@ class ClusterPipelineIT {
     for (String mode : MODES) {
       counts.put(mode, firstHalf(mode));
     }
+    yarnApplicationsEndedAsTheirCommands();
     // New messages after the index builds, for the incremental runs; past the 1 s safety lag.
     ok(
         job(
@@ -158,61 +159,23 @@ class ClusterPipelineIT {
             "hbase-rekey index update it:messages -> it:cluster_by_sender",
             "hbase-rekey index scrutiny it:messages -> it:cluster_by_sender");
 
-    yarnApplicationsEndedAsTheirCommands();
+    yarnFailuresAreOneLine();
   }
 
   /**
-   * Every YARN application ended SUCCEEDED after one attempt, and ran executors in containers; then
-   * a cluster-mode command whose job file was not shipped ends FAILED in one attempt, its
-   * diagnostics holding the tool's line and exit code, and spark-submit exits non-zero; dynamic
-   * allocation is sized for its maximum; an unknown queue is one line.
+   * On YARN: an audit in client mode and a verify (its job file on HDFS) in cluster mode through
+   * the launcher, an audit with dynamic allocation and one through plain spark-submit, each
+   * SUCCEEDED after one attempt with executors in containers.
    */
   private void yarnApplicationsEndedAsTheirCommands() throws Exception {
-    JsonNode apps = rest("/ws/v1/cluster/apps").at("/apps/app");
-    List<String> names = new ArrayList<>();
-    for (JsonNode app : apps) {
-      names.add(app.get("name").asText());
-      assertThat(app.get("finalStatus").asText()).as(app.toString()).isEqualTo("SUCCEEDED");
-      assertThat(attempts(app.get("id").asText())).as(app.toString()).isEqualTo(1);
-    }
-    // In client mode the driver names its application; in cluster mode spark-submit does, before
-    // the options are read, and the launcher names it by the command.
-    assertThat(names)
-        .contains(
-            "hbase-rekey audit it:messages",
-            "hbase-rekey rekey it:messages -> it:yarn_client_salted",
-            "hbase-rekey index update it:messages -> it:yarn_client_by_sender",
-            "hbase-rekey audit",
-            "hbase-rekey rekey",
-            "hbase-rekey index update");
-    try (Stream<Path> files = Files.walk(dir.resolve("cluster/yarn/logs"))) {
-      assertThat(files.filter(p -> p.getFileName().toString().equals("stderr")).count())
-          .as("container logs: ApplicationMasters and executors")
-          .isGreaterThan(20);
-    }
-
-    Scripts.Finished failed =
-        job("yarn_cluster", "index", "update", "--def", "not-shipped.properties");
-    // The launcher ends with the tool's line and exits with its code, as in client mode.
-    assertThat(failed.exit()).as(failed.output()).isEqualTo(2);
-    assertThat(lastLine(failed))
-        .startsWith("error: --def is 'not-shipped.properties' but that file does not exist");
-    assertThat(failed.output()).doesNotContain("\tat ");
-    JsonNode app = null;
-    for (JsonNode a : rest("/ws/v1/cluster/apps").at("/apps/app")) {
-      if (a.get("finalStatus").asText().equals("FAILED")) {
-        app = a;
-      }
-    }
-    assertThat(app).as(failed.output()).isNotNull();
-    assertThat(app.get("diagnostics").asText())
-        .contains(
-            "error: --def is 'not-shipped.properties' but that file does not exist on this YARN"
-                + " container's host",
-            "spark-submit --files",
-            "(hbase-rekey exit code 2)");
-    assertThat(attempts(app.get("id").asText())).isEqualTo(1);
-
+    JsonNode client =
+        ok(job("yarn_client", "audit", "--table", "it:messages", "--out", output("c", "audit-c")));
+    assertThat(client.at("/totals/rows").asLong()).isEqualTo(1500L);
+    // In cluster mode, a job file on HDFS: the standalone mode's copy, verified again.
+    JsonNode inContainer =
+        ok(job("yarn_cluster", "verify", "--job-file", jobFileOnHdfs("cluster")));
+    assertThat(inContainer.get("matches").asBoolean()).isTrue();
+    assertThat(inContainer.get("sourceCells").asLong()).isGreaterThan(0L);
     // Dynamic allocation (shuffle tracking, no external shuffle service): the job sizes its tasks
     // for the most executors it may get, and says so.
     Scripts.Finished dynamic =
@@ -248,8 +211,53 @@ class ClusterPipelineIT {
         .contains(
             "sizing the job's tasks for 3 cores (dynamic allocation:"
                 + " spark.dynamicAllocation.maxExecutors=3 × 1 cores)");
-
     plainSparkSubmitInClusterMode();
+
+    JsonNode apps = rest("/ws/v1/cluster/apps").at("/apps/app");
+    List<String> names = new ArrayList<>();
+    for (JsonNode app : apps) {
+      names.add(app.get("name").asText());
+      assertThat(app.get("finalStatus").asText()).as(app.toString()).isEqualTo("SUCCEEDED");
+      assertThat(attempts(app.get("id").asText())).as(app.toString()).isEqualTo(1);
+    }
+    // In client mode the driver names its application; in cluster mode spark-submit does, before
+    // the options are read, and the launcher names it by the command.
+    assertThat(names).contains("hbase-rekey audit it:messages", "hbase-rekey verify");
+    try (Stream<Path> files = Files.walk(dir.resolve("cluster/yarn/logs"))) {
+      assertThat(files.filter(p -> p.getFileName().toString().equals("stderr")).count())
+          .as("container logs: ApplicationMasters and executors")
+          .isGreaterThan(6);
+    }
+  }
+
+  /**
+   * A cluster-mode command whose job file was not shipped ends FAILED in one attempt, its
+   * diagnostics holding the tool's line and exit code, and spark-submit exits non-zero; then the
+   * applications YARN refuses or never starts.
+   */
+  private void yarnFailuresAreOneLine() throws Exception {
+    Scripts.Finished failed =
+        job("yarn_cluster", "index", "update", "--def", "not-shipped.properties");
+    // The launcher ends with the tool's line and exits with its code, as in client mode.
+    assertThat(failed.exit()).as(failed.output()).isEqualTo(2);
+    assertThat(lastLine(failed))
+        .startsWith("error: --def is 'not-shipped.properties' but that file does not exist");
+    assertThat(failed.output()).doesNotContain("\tat ");
+    JsonNode app = null;
+    for (JsonNode a : rest("/ws/v1/cluster/apps").at("/apps/app")) {
+      if (a.get("finalStatus").asText().equals("FAILED")) {
+        app = a;
+      }
+    }
+    assertThat(app).as(failed.output()).isNotNull();
+    assertThat(app.get("diagnostics").asText())
+        .contains(
+            "error: --def is 'not-shipped.properties' but that file does not exist on this YARN"
+                + " container's host",
+            "spark-submit --files",
+            "(hbase-rekey exit code 2)");
+    assertThat(attempts(app.get("id").asText())).isEqualTo(1);
+
     refusedOrNeverStartedApplicationsAreOneLine();
   }
 
@@ -308,7 +316,7 @@ class ClusterPipelineIT {
     Scripts.Finished plain = Scripts.run(env, 400, line);
     assertThat(plain.exit()).as(plain.output()).isZero();
     JsonNode audit = ok(new Scripts.Finished(0, "@json " + json));
-    assertThat(audit.at("/totals/rows").asLong()).isEqualTo(1700L);
+    assertThat(audit.at("/totals/rows").asLong()).isEqualTo(1500L);
   }
 
   /**
@@ -408,11 +416,7 @@ class ClusterPipelineIT {
     counts.put("rekey cells read", rekey.get("cellsRead").asLong());
     counts.put("rekey cells written", rekey.get("cellsWritten").asLong());
     counts.put("rekey verify", rekey.at("/verify/matches").asBoolean());
-    JsonNode verify =
-        ok(
-            mode.equals("yarn_cluster")
-                ? job(mode, "verify", "--job-file", jobFileOnHdfs(mode))
-                : job(mode, copy("verify", mode)));
+    JsonNode verify = ok(job(mode, copy("verify", mode)));
     counts.put("verify", verify.get("matches").asBoolean());
     counts.put("verify cells", verify.get("sourceCells").asLong());
     JsonNode build = ok(job(mode, "index", "build", "--def", definition(mode)));
@@ -578,23 +582,5 @@ class ClusterPipelineIT {
 
   private static Scripts.Finished cluster(String action) throws Exception {
     return Scripts.run(env, 300, List.of("bash", "jobs/cluster-local.sh", action));
-  }
-
-  /** The first of {@code n} consecutive free ports. */
-  private static int freePortRange(int n) throws IOException {
-    for (int start = 21000; start < 60000; start += 97) {
-      boolean free = true;
-      for (int p = start; p < start + n && free; p++) {
-        try (ServerSocket s = new ServerSocket(p)) {
-          s.setReuseAddress(true);
-        } catch (IOException e) {
-          free = false;
-        }
-      }
-      if (free) {
-        return start;
-      }
-    }
-    throw new IOException("no " + n + " consecutive free ports");
   }
 }

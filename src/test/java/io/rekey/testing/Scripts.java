@@ -112,4 +112,25 @@ public final class Scripts {
     String flags = Files.readString(targetDir().resolve("jvm-flags.txt")).strip();
     return new ArrayList<>(List.of(flags.split("\\s+")));
   }
+
+  /**
+   * The first of {@code n} consecutive free ports on this host from {@code from} on: a
+   * pseudo-cluster's port base ({@code REKEY_CLUSTER_PORT_BASE}).
+   */
+  public static int freePortRange(int from, int n) throws IOException {
+    for (int start = from; start < 60000; start += 97) {
+      boolean free = true;
+      for (int p = start; p < start + n && free; p++) {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(p)) {
+          s.setReuseAddress(true);
+        } catch (IOException e) {
+          free = false;
+        }
+      }
+      if (free) {
+        return start;
+      }
+    }
+    throw new IOException("no " + n + " consecutive free ports from " + from);
+  }
 }
