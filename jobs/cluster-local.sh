@@ -10,6 +10,7 @@
 #   jobs/cluster-local.sh grant --secure USER RWXCA [@NAMESPACE | TABLE]
 #   jobs/cluster-local.sh revoke --secure USER [@NAMESPACE | TABLE]
 #   jobs/cluster-local.sh alter --secure TABLE KEY=VALUE
+#   eval "$(jobs/cluster-local.sh kinit --secure alice|admin)"
 #
 # With --secure (given to every subcommand) it is a second cluster, in var/cluster-secure on ports
 # from 21000: a Kerberos KDC (Hadoop's MiniKdc, realm EXAMPLE.COM, jobs/lib/LocalKdc.java) with
@@ -20,7 +21,9 @@
 # may read its snapshots where the table asks for it); YARN with Kerberos. ZooKeeper stays unauthenticated. 'status --secure' prints
 # the keytabs and how to use them; 'grant' and 'revoke' change HBase permissions as its superuser,
 # with the arguments of the HBase shell's commands of those names, and 'alter' sets a table's
-# attribute, as the shell's alter 'TABLE', METADATA => {KEY => VALUE} (jobs/lib/HBaseAsAdmin.java).
+# attribute, as the shell's alter 'TABLE', METADATA => {KEY => VALUE} (jobs/lib/HBaseAsAdmin.java);
+# 'kinit' writes a user's ticket cache from the keytab and prints the export of KRB5CCNAME that
+# points Hadoop at it, as MIT's kinit would (jobs/lib/Kinit.java; no kinit need be installed).
 #
 # Then, e.g.:
 #   jobs/hbase-rekey.sh --master spark://127.0.0.1:20008 audit --hbase-conf var/cluster/conf \
@@ -519,7 +522,8 @@ secure_status() {
   cat <<TXT
 Kerberos (realm $REALM, KDC 127.0.0.1:$KDC_PORT; tickets and delegation tokens live $TOKEN_MINUTES min):
   krb5.conf     $KDC_DIR/krb5.conf   (JVMs: -Djava.security.krb5.conf=$KDC_DIR/krb5.conf;
-                kinit, where installed: KRB5_CONFIG=$KDC_DIR/krb5.conf kinit -kt $KT/alice.keytab alice)
+                a ticket cache: eval "\$($0 kinit --secure alice)", or where MIT's kinit is installed:
+                KRB5_CONFIG=$KDC_DIR/krb5.conf kinit -kt $KT/alice.keytab alice)
   keytabs       $KT/alice.keytab  alice@$REALM   (a job's user: spark-submit --principal alice@$REALM --keytab ...)
                 $KT/admin.keytab  admin@$REALM   (HBase superuser: grants)
                 $KT/hdfs.keytab, hbase.keytab, yarn.keytab   (the daemons)
@@ -536,10 +540,22 @@ acl() {
     -cp "$(hadoop_cp)" "$REKEY_HOME/jobs/lib/HBaseAsAdmin.java" "admin@$REALM" "$KT/admin.keytab" "$@"
 }
 
+# kinit USER: USER's ticket cache, from the keytab; prints the line that makes it the one jobs use.
+ticket_cache() {
+  (( SECURE )) || rekey_die "kinit needs --secure: the cluster without it has no Kerberos"
+  local user="${1:-}"
+  [ -n "$user" ] && [ -f "$KT/$user.keytab" ] \
+    || rekey_die "kinit: no keytab for user '$user' in $KT; the users are alice and admin (start the cluster first: $0 start --secure)"
+  java -Xmx128m -cp "$(rekey_resolved_classpath cluster-runtime)" "$REKEY_HOME/jobs/lib/Kinit.java" \
+    "$KDC_DIR" "$user@$REALM" "$KT/$user.keytab" "$KDC_DIR/$user.ccache" >&2 || exit 1
+  echo "export KRB5CCNAME=$KDC_DIR/$user.ccache"
+}
+
 case "${1:-}" in
   grant | revoke | alter) acl "$1" "${@:3}" ;;
+  kinit) ticket_cache "${@:3}" ;;
   start) start ;;
   stop) stop ;;
   status) status ;;
-  *) echo "usage: $0 start|stop|status [--secure], or grant|revoke|alter --secure ...   (settings: see the top of this script)" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|status [--secure], or grant|revoke|alter|kinit --secure ...   (settings: see the top of this script)" >&2; exit 2 ;;
 esac
