@@ -22,10 +22,13 @@ import org.apache.spark.sql.SparkSession;
 record CommandContext(PrintStream out, PrintStream err, HBaseSettings hbase, Location json) {
   /**
    * The job's Spark session, named {@code appName} unless the user named it, given what Spark's
-   * HBase token provider needs on a Kerberized cluster ({@link HBaseSettings#sparkTokenSettings}).
+   * HBase token provider needs on a Kerberized cluster ({@link HBaseSettings#sparkTokenSettings}),
+   * and watched when Spark will not renew its tokens ({@link UnrenewedTokens}).
    */
   SparkSession spark(String appName) {
-    return SparkSessions.getOrCreate(appName, hbase.sparkTokenSettings());
+    SparkSession session = SparkSessions.getOrCreate(appName, hbase.sparkTokenSettings());
+    UnrenewedTokens.watch(session.sparkContext(), err);
+    return session;
   }
 
   /** Prints the human text unless JSON goes to stdout, then writes the JSON if asked. */

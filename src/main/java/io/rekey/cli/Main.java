@@ -3,6 +3,7 @@ package io.rekey.cli;
 import io.rekey.common.JsonResult;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.AccessDenied;
+import io.rekey.hbase.DelegationTokens;
 import io.rekey.hbase.Grant;
 import io.rekey.hbase.GrantCheck;
 import io.rekey.hbase.HBaseConnections;
@@ -270,7 +271,7 @@ public final class Main {
       return ExitCode.FINDINGS;
     } catch (RekeyException e) {
       TRACE.error("{} failed", name, e);
-      Optional<String> denied = AccessDenied.line(e);
+      Optional<String> denied = refusal(e);
       if (denied.isPresent()) {
         err.println("error: " + name + ": " + denied.get() + LOG_HINT);
         return ExitCode.FAILED;
@@ -292,9 +293,9 @@ public final class Main {
               + LOG_HINT);
       return ExitCode.FAILED;
     } catch (Exception | LinkageError e) {
-      Optional<String> denied = AccessDenied.line(e);
+      Optional<String> denied = refusal(e);
       if (denied.isPresent()) {
-        TRACE.error("{} refused", name, e);
+        TRACE.error("{} stopped by the cluster's security", name, e);
         err.println("error: " + name + ": " + denied.get() + LOG_HINT);
         return ExitCode.FAILED;
       }
@@ -324,6 +325,11 @@ public final class Main {
       TRACE.error("{} failed unexpectedly", name, e);
       return ExitCode.FAILED;
     }
+  }
+
+  /** A failure the cluster's security explains: a missing grant, or an expired token. */
+  private static Optional<String> refusal(Throwable e) {
+    return AccessDenied.line(e).or(() -> DelegationTokens.line(e));
   }
 
   private OptionValues withJobFile(Command<?> command, OptionValues cli) {

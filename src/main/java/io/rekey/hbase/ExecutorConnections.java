@@ -74,7 +74,13 @@ public final class ExecutorConnections {
             + "|"
             + c.get(HConstants.ZOOKEEPER_ZNODE_PARENT)
             + "|retries="
-            + c.get(HConstants.HBASE_CLIENT_RETRIES_NUMBER);
+            + c.get(HConstants.HBASE_CLIENT_RETRIES_NUMBER)
+            // HBase's client keeps the token a connection to a server began with, and offers it
+            // again when that connection reconnects: once Spark renews the job's HBase token, new
+            // tasks take a new connection. (The old one serves its tasks and closes at exit; Spark
+            // renews at most a few times a day on a cluster with the default token lifetimes.)
+            + "|token="
+            + DelegationTokens.hbaseTokenStamp();
     return OPEN.compute(
         cluster,
         (k, open) -> {

@@ -131,6 +131,15 @@ public final class RunLock implements AutoCloseable {
 
   @Override
   public void close() {
+    if (DelegationTokens.expired()) {
+      // HBase's client would retry the release for minutes, refused the same way each time.
+      LOG.warn(
+          "left the run lock of {} in {}: the job's delegation tokens expired; a rerun on this"
+              + " host takes it over once this process has ended, elsewhere pass --break-lock",
+          Bytes.toString(row),
+          stateTable);
+      return;
+    }
     try (Table t = connection.getTable(stateTable)) {
       t.checkAndMutate(
           CheckAndMutate.newBuilder(row)

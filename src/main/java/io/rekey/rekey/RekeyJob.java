@@ -1,6 +1,7 @@
 package io.rekey.rekey;
 
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.DelegationTokens;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.PurgedDeletes;
 import io.rekey.hbase.RunFiles;
@@ -212,6 +213,11 @@ public final class RekeyJob {
    * @return what was removed or kept, for the message; empty when nothing was
    */
   private String cleanUpAfterFailure() {
+    if (DelegationTokens.expired()) {
+      // HBase's client would retry every call for minutes before failing the same way.
+      return "left the run directory, snapshot and target as they were: the job's delegation"
+          + " tokens expired";
+    }
     List<String> removed = new java.util.ArrayList<>();
     try {
       RunManifest current = RunManifest.read(conf, runDir);
