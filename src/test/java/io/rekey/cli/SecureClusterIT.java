@@ -10,10 +10,14 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -45,13 +49,16 @@ import org.junit.jupiter.api.io.TempDir;
  * Every command as an ordinary user on a Kerberized cluster: {@code jobs/cluster-local.sh start
  * --secure} (a KDC, HDFS with Kerberos and permissions, hbase.rootdir the HBase daemon's, HBase
  * with Kerberos and the AccessController, YARN with Kerberos); the user {@code alice} submits each
- * command through {@code jobs/hbase-rekey.sh} to YARN in cluster mode, and the migration (rekey,
+ * command through {@code jobs/hbase-rekey.sh} to YARN in cluster mode, and a migration (rekey,
  * sync) in client mode, with {@code --principal/--keytab}, holding only deploy/README.md's grants:
- * READ and ADMIN on the source, and CREATE on the namespace her tables go to. Her snapshot reads
- * work because HBase's SnapshotScannerHDFSAclController gives the source's readers HDFS ACLs; a
- * table without that gets a one-line refusal before any snapshot. Then, for each row of the
- * permissions table, a user without the grant is refused in one line with exit 2, and nothing is
- * left behind: no snapshot, table, staging directory or lock.
+ * READ and ADMIN on the source, and CREATE on the namespace her tables go to. Tickets and
+ * delegation tokens live two minutes: the client-mode rekey runs longer, and completes because
+ * Spark renews the tokens from the keytab; the same rekey from a ticket cache, without a keytab,
+ * stops at its first expired token with one line. Her snapshot reads work because HBase's
+ * SnapshotScannerHDFSAclController gives the source's readers HDFS ACLs; a table without that gets
+ * a one-line refusal before any snapshot. Then, for each row of the permissions table, a user
+ * without the grant is refused in one line with exit 2, and nothing is left behind: no snapshot,
+ * table, staging directory or lock.
  *
  * <p>The test JVM logs in as the HBase superuser {@code admin} to lay out tables and grants and to
  * read both sides independently of the tool; a Kerberos login is for the JVM's life, so this IT has
@@ -65,6 +72,12 @@ class SecureClusterIT {
   private static final String SOURCE_KEY = "text: ts:long + '_' + sender + '_' + msgid";
   private static final String TARGET_KEY = "salt(8) + sender + reverse_ts(ts) + msgid";
   private static final TableName SOURCE = TableName.valueOf("it:messages");
+
+  /** The source of the migration whose copy outlives the cluster's tokens. */
+  private static final TableName EVENTS = TableName.valueOf("it:events");
+
+  /** How long the cluster's tickets and delegation tokens live: REKEY_TOKEN_MINUTES. */
+  private static final Duration TOKEN_LIFE = Duration.ofMinutes(2);
 
   @TempDir static Path dir;
   private static final Map<String, String> env = new HashMap<>();
@@ -82,7 +95,10 @@ class SecureClusterIT {
     env.put("REKEY_CLUSTER_PORT_BASE", Integer.toString(base));
     env.put("REKEY_VAR", dir.resolve("var").toString());
     env.put("REKEY_HBASE_HEAP", "768m");
-    env.put("REKEY_NM_MEMORY_MB", "5120");
+    env.put("REKEY_TOKEN_MINUTES", Long.toString(TOKEN_LIFE.toMinutes()));
+    // Room for three applications at once: one in cluster mode, two in client mode.
+    env.put("REKEY_NM_MEMORY_MB", "8192");
+    env.put("REKEY_NM_VCORES", "8");
     env.put("HADOOP_CONF_DIR", dir.resolve("cluster/conf").toString());
     env.put("SPARK_LOCAL_IP", "127.0.0.1");
     conf = dir.resolve("cluster/conf");
@@ -105,17 +121,20 @@ class SecureClusterIT {
             "admin@" + REALM, keytabs.resolve("admin.keytab").toString());
 
     ok(asAdmin("generate", "--table", SOURCE.getNameAsString(), "--rows", "1500", "--seed", "7"));
+    ok(asAdmin("generate", "--table", EVENTS.getNameAsString(), "--rows", "1500", "--seed", "8"));
     hbase(
         a -> {
           a.createNamespace(NamespaceDescriptor.create("rk").build());
           a.createNamespace(NamespaceDescriptor.create("other").build());
-          // HBase's way for readers to read snapshots: HDFS ACLs for the table's readers.
-          a.modifyTable(
-              TableDescriptorBuilder.newBuilder(a.getDescriptor(SOURCE))
-                  .setValue("hbase.acl.sync.to.hdfs.enable", "true")
-                  .build());
-          // deploy/README.md's grants for alice's migration of it:messages.
-          grant(a, Permission.newBuilder(SOURCE), "RA");
+          for (TableName source : List.of(SOURCE, EVENTS)) {
+            // HBase's way for readers to read snapshots: HDFS ACLs for the table's readers.
+            a.modifyTable(
+                TableDescriptorBuilder.newBuilder(a.getDescriptor(source))
+                    .setValue("hbase.acl.sync.to.hdfs.enable", "true")
+                    .build());
+            // deploy/README.md's grants for alice's migration of the table.
+            grant(a, Permission.newBuilder(source), "RA");
+          }
           grant(a, Permission.newBuilder("rk"), "C");
         });
   }
@@ -127,7 +146,29 @@ class SecureClusterIT {
   }
 
   @Test
-  void everyCommandRunsAsAliceOnYarnInClusterModeAndTheMigrationInClientMode() throws Exception {
+  void everyCommandRunsAsAliceOnYarnAndLongJobsOutliveTheirTokens() throws Exception {
+    // Alongside, in client mode: a migration whose copy runs longer than the cluster's tokens
+    // live, with a keytab; and the same copy from a ticket cache, without one.
+    ExecutorService alongside = Executors.newFixedThreadPool(2);
+    Future<?> longMigration =
+        alongside.submit(
+            () -> {
+              longMigrationWithKeytab();
+              return null;
+            });
+    Future<Scripts.Finished> withoutKeytab =
+        alongside.submit(
+            () ->
+                aliceFromTicketCache(
+                    copy(
+                        "rekey",
+                        EVENTS,
+                        TableName.valueOf("rk:events_without_keytab"),
+                        "--live-scan",
+                        "--scan-rate",
+                        "8")));
+    alongside.shutdown();
+
     // Cluster mode: the driver in the ApplicationMaster's container logs in from the keytab and
     // obtains the executors' tokens itself. Every command.
     String mode = "cluster";
@@ -146,7 +187,7 @@ class SecureClusterIT {
     JsonNode build = ok(alice(mode, "index", "build", "--def", def));
     assertThat(build.at("/counts/entries").asLong()).isEqualTo(1500L);
 
-    appendAsAdmin(1);
+    appendAsAdmin(SOURCE, 1);
     JsonNode sync = ok(alice(mode, copy("rekey sync", target, "--write", "hfiles")));
     assertThat(sync.at("/totals/cellsWritten").asLong()).isGreaterThan(0L);
     ok(alice(mode, copy("rekey repair", target)));
@@ -164,29 +205,53 @@ class SecureClusterIT {
         ok(alice(mode, "index", "lookup", "--def", def, "--value", "user00000", "--check-source"));
     assertThat(lookup.get("entries").asLong()).isGreaterThan(0L);
 
-    // Client mode: the driver is spark-submit's JVM, which logs in from the keytab. The copy (a
-    // snapshot read on the executors, HFiles through the secure bulk load, a verify), then a sync
-    // whose executors write Puts. (Each command's own logic does not depend on the deploy mode; the
-    // suite's time does, so client mode runs these.)
-    mode = "client";
-    target = TableName.valueOf("rk:salted_" + mode);
-    rekey = ok(alice(mode, copy("rekey", target)));
-    assertThat(rekey.at("/verify/matches").asBoolean()).isTrue();
-    appendAsAdmin(2);
-    sync = ok(alice(mode, copy("rekey sync", target, "--write", "puts")));
+    longMigration.get();
+    // Without a keytab: told at the start when its tokens expire; stopped at the first task an
+    // expired token failed, not after Spark's three retries of it; one line with the way out.
+    Scripts.Finished expired = withoutKeytab.get();
+    assertThat(expired.exit()).as(expired.output()).isEqualTo(1);
+    assertThat(expired.output())
+        .contains("warning: this job has no keytab, so Spark will not renew its HBase and HDFS")
+        .doesNotContain("failed 4 times");
+    List<String> errors = expired.output().lines().filter(l -> l.startsWith("error: ")).toList();
+    assertThat(errors).as(expired.output()).hasSize(1);
+    assertThat(errors.get(0))
+        .contains(
+            "error: rekey: the job's delegation tokens expired while it ran (the cluster said:",
+            "rerun with spark-submit --principal alice@" + REALM + " --keytab FILE");
+  }
+
+  /**
+   * Client mode, where the driver is spark-submit's JVM and logs in from the keytab: a copy by live
+   * scan, slowed by its rate to run longer than the cluster's tokens live, so Spark must renew them
+   * on the way; then a sync whose executors write Puts. An independent read checks both. (A sync
+   * slowed the same way by --write-rate did not finish in 400 s here: see the issue's note.)
+   */
+  private static void longMigrationWithKeytab() throws Exception {
+    TableName target = TableName.valueOf("rk:events_salted");
+    long started = System.nanoTime();
+    ok(
+        alice(
+            "client",
+            copy("rekey", EVENTS, target, "--live-scan", "--scan-rate", "8", "--no-verify")));
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(TOKEN_LIFE);
+    assertThat(cells(target)).isEqualTo(cells(EVENTS));
+
+    appendAsAdmin(EVENTS, 3);
+    JsonNode sync = ok(alice("client", copy("rekey sync", EVENTS, target, "--write", "puts")));
     assertThat(sync.at("/totals/cellsWritten").asLong()).isGreaterThan(0L);
     // The generator stamps some versions in the future: those wait for a later window.
     long windowTo = sync.get("windowTo").asLong();
-    assertThat(cells(target, windowTo)).isEqualTo(cells(SOURCE, windowTo));
+    assertThat(cells(target, windowTo)).isEqualTo(cells(EVENTS, windowTo));
   }
 
-  /** 100 messages written now into the source by its owner, not alice; past the 1 s lag. */
-  private static void appendAsAdmin(int seed) throws Exception {
+  /** 100 messages written now into {@code table} by its owner, not alice; past the 1 s lag. */
+  private static void appendAsAdmin(TableName table, int seed) throws Exception {
     ok(
         asAdmin(
             "generate",
             "--table",
-            SOURCE.getNameAsString(),
+            table.getNameAsString(),
             "--rows",
             "100",
             "--seed",
@@ -285,13 +350,18 @@ class SecureClusterIT {
     assertThat(run.output()).doesNotContain("\tat ");
   }
 
-  /** {@code command} from the source to {@code target} through the test's key mapping. */
+  /** {@code command} from it:messages to {@code target} through the test's key mapping. */
   private static String[] copy(String command, TableName target, String... more) {
+    return copy(command, SOURCE, target, more);
+  }
+
+  /** {@code command} from {@code source} to {@code target} through the test's key mapping. */
+  private static String[] copy(String command, TableName source, TableName target, String... more) {
     List<String> args = new ArrayList<>(List.of(command.split(" ")));
     args.addAll(
         List.of(
             "--source",
-            SOURCE.getNameAsString(),
+            source.getNameAsString(),
             "--target",
             target.getNameAsString(),
             "--source-key",
@@ -335,38 +405,59 @@ class SecureClusterIT {
    * is, as /etc/krb5.conf would on a real cluster.
    */
   private static Scripts.Finished alice(String mode, String... command) throws Exception {
+    return alice(
+        env,
+        mode,
+        List.of(
+            "--principal",
+            "alice@" + REALM,
+            "--keytab",
+            keytabs.resolve("alice.keytab").toString()),
+        command);
+  }
+
+  /**
+   * One command as alice in client mode without a keytab: from a ticket cache, which {@code
+   * jobs/cluster-local.sh kinit} writes as MIT's kinit would, made just before.
+   */
+  private static Scripts.Finished aliceFromTicketCache(String... command) throws Exception {
+    Scripts.Finished kinit = cluster("kinit", "alice");
+    assertThat(kinit.exit()).as(kinit.output()).isZero();
+    String export =
+        kinit.output().lines().filter(l -> l.startsWith("export ")).findFirst().orElseThrow();
+    Map<String, String> withCache = new HashMap<>(env);
+    withCache.put("KRB5CCNAME", export.substring(export.indexOf('=') + 1));
+    return alice(withCache, "client", List.of(), command);
+  }
+
+  private static Scripts.Finished alice(
+      Map<String, String> env, String mode, List<String> login, String... command)
+      throws Exception {
     String kdc = "-Djava.security.krb5.conf=" + krb5;
     List<String> line =
         new ArrayList<>(
-            List.of(
-                "bash",
-                "jobs/hbase-rekey.sh",
-                "--master",
-                "yarn",
-                "--deploy-mode",
-                mode,
-                "--principal",
-                "alice@" + REALM,
-                "--keytab",
-                keytabs.resolve("alice.keytab").toString(),
-                "--conf",
-                "spark.yarn.jars=local:" + dir.resolve("cluster/spark-home/jars") + "/*",
-                "--driver-java-options",
-                kdc,
-                "--conf",
-                "spark.executor.extraJavaOptions=" + kdc,
-                "--conf",
-                "spark.yarn.am.extraJavaOptions=" + kdc,
-                "--num-executors",
-                "1",
-                "--executor-memory",
-                "1g",
-                "--driver-memory",
-                "1g",
-                "--conf",
-                "spark.yarn.am.memory=512m",
-                "--conf",
-                "spark.ui.enabled=false"));
+            List.of("bash", "jobs/hbase-rekey.sh", "--master", "yarn", "--deploy-mode", mode));
+    line.addAll(login);
+    line.addAll(
+        List.of(
+            "--conf",
+            "spark.yarn.jars=local:" + dir.resolve("cluster/spark-home/jars") + "/*",
+            "--driver-java-options",
+            kdc,
+            "--conf",
+            "spark.executor.extraJavaOptions=" + kdc,
+            "--conf",
+            "spark.yarn.am.extraJavaOptions=" + kdc,
+            "--num-executors",
+            "1",
+            "--executor-memory",
+            "1g",
+            "--driver-memory",
+            "1g",
+            "--conf",
+            "spark.yarn.am.memory=512m",
+            "--conf",
+            "spark.ui.enabled=false"));
     boolean inContainer = mode.equals("cluster");
     if (inContainer) {
       List<String> files = new ArrayList<>(List.of(conf.resolve("hbase-site.xml").toString()));
@@ -426,7 +517,7 @@ class SecureClusterIT {
     if (!path.startsWith("hdfs://")) {
       return JSON.readTree(Path.of(path).toFile());
     }
-    return admin.doAs(
+    return asSuperuser(
         (PrivilegedExceptionAction<JsonNode>)
             () -> {
               org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
@@ -436,13 +527,22 @@ class SecureClusterIT {
             });
   }
 
+  /**
+   * {@code action} as the HBase superuser, its ticket renewed from the keytab first if due: tickets
+   * live minutes on this cluster.
+   */
+  private static <T> T asSuperuser(PrivilegedExceptionAction<T> action) throws Exception {
+    admin.checkTGTAndReloginFromKeytab();
+    return admin.doAs(action);
+  }
+
   /** An admin's action on HBase. */
   private interface AdminAction {
     void run(Admin admin) throws Exception;
   }
 
   private static void hbase(AdminAction action) throws Exception {
-    admin.doAs(
+    asSuperuser(
         (PrivilegedExceptionAction<Void>)
             () -> {
               try (Connection c = ConnectionFactory.createConnection(hbaseConf);
@@ -471,7 +571,7 @@ class SecureClusterIT {
   /** A table of the admin's with family m and one row. */
   private static TableName table(String name) throws Exception {
     TableName table = TableName.valueOf(name);
-    admin.doAs(
+    asSuperuser(
         (PrivilegedExceptionAction<Void>)
             () -> {
               try (Connection c = ConnectionFactory.createConnection(hbaseConf)) {
@@ -500,7 +600,7 @@ class SecureClusterIT {
 
   /** The cells of {@code table} stamped before {@code before}, all versions, read by the admin. */
   private static long cells(TableName table, long before) throws Exception {
-    return admin.doAs(
+    return asSuperuser(
         (PrivilegedExceptionAction<Long>)
             () -> {
               long n = 0;
@@ -524,7 +624,7 @@ class SecureClusterIT {
 
   /** What alice's default staging directory holds. */
   private static List<String> staging() throws Exception {
-    return admin.doAs(
+    return asSuperuser(
         (PrivilegedExceptionAction<List<String>>)
             () -> {
               FileSystem fs =
@@ -543,7 +643,10 @@ class SecureClusterIT {
             });
   }
 
-  private static Scripts.Finished cluster(String action) throws Exception {
-    return Scripts.run(env, 300, List.of("bash", "jobs/cluster-local.sh", action, "--secure"));
+  private static Scripts.Finished cluster(String action, String... more) throws Exception {
+    List<String> line =
+        new ArrayList<>(List.of("bash", "jobs/cluster-local.sh", action, "--secure"));
+    line.addAll(List.of(more));
+    return Scripts.run(env, 300, line);
   }
 }
