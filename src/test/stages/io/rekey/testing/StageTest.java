@@ -30,15 +30,16 @@ import scala.Tuple2;
 
 /**
  * A fast test of one Spark stage: spark-testing-base's local context, shared by every stage test of
- * the JVM (two cores, no UI, as the project's local Spark), and rows built in memory. HBase's
- * {@link Result} is not serializable, so rows travel as {@link CellSpec}s and become Results on the
- * executors, as a table read hands them to a stage.
+ * the JVM (two cores, no UI, as the project's local Spark, with a cluster's four tries of a failed
+ * task), and rows built in memory. HBase's {@link Result} is not serializable, so rows travel as
+ * {@link CellSpec}s and become Results on the executors, as a table read hands them to a stage.
  */
 public abstract class StageTest extends SharedJavaSparkContext {
   @Override
   public SparkConf conf() {
     return super.conf()
-        .setMaster("local[2]")
+        // Two cores; a failed task is tried four times, as on a cluster.
+        .setMaster("local[2,4]")
         .set("spark.ui.enabled", "false")
         .set("spark.driver.host", "127.0.0.1");
   }

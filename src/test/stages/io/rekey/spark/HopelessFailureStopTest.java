@@ -3,20 +3,20 @@ package io.rekey.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.rekey.testing.SparkLocal;
+import io.rekey.testing.StageTest;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
 
-/** On Spark {@code local[2,4]}, which tries a failed task four times as a cluster would. */
-class HopelessFailureStopTest {
+/** On the stage tests' local Spark, which tries a failed task four times as a cluster would. */
+class HopelessFailureStopTest extends StageTest {
   private static final AtomicInteger ATTEMPTS = new AtomicInteger();
 
   @Test
   void theFirstHopelessFailureStopsTheJobInsteadOfItsRetries() {
-    JavaSparkContext sc = SparkLocal.context();
+    JavaSparkContext sc = jsc();
     HopelessFailureStop stop =
         new HopelessFailureStop(
             sc.sc(),
