@@ -27,6 +27,7 @@ final class UnrenewedTokens {
     if (expiry.isEmpty()) {
       return;
     }
+    DelegationTokens.notRenewed();
     Duration left = Duration.between(Instant.now(), expiry.get());
     err.println(
         "warning: this job has no keytab, so Spark will not renew its HBase and HDFS delegation"

@@ -35,11 +35,24 @@ public final class DelegationTokens {
   private static final java.util.Set<String> JOBS_TOKENS =
       java.util.Set.of(HBASE_TOKEN, "HDFS_DELEGATION_TOKEN");
 
+  /** Set once the job is known to run without a keytab: Spark renews none of its tokens. */
+  private static volatile boolean unrenewed;
+
   private DelegationTokens() {}
 
   /** Whether {@code text} says a delegation token expired: a task's failure, an exception. */
   public static boolean expiredIn(String text) {
     return text != null && EXPIRED.matcher(text).find();
+  }
+
+  /** Whether {@code t}, or one of its causes, says a delegation token expired. */
+  public static boolean expiredIn(Throwable t) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (expiredIn(c.getMessage())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The cluster's words for the expired token in {@code text}, its first line; else empty. */
@@ -59,19 +72,43 @@ public final class DelegationTokens {
     for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
       Optional<String> said = words(t.getMessage());
       if (said.isPresent()) {
-        return Optional.of(line(said.get(), user()));
+        return Optional.of(line(said.get(), user(), unrenewed));
       }
     }
     return Optional.empty();
   }
 
-  static String line(String said, String user) {
-    return "the job's delegation tokens expired while it ran (the cluster said: "
-        + said.replaceAll("[.:]+$", "")
-        + "). Spark renews a job's HBase and HDFS tokens only when it has the user's keytab:"
-        + " rerun with spark-submit --principal "
-        + user
-        + " --keytab FILE (deploy/README.md, Security)";
+  static String line(String said, String user, boolean unrenewed) {
+    String why = " (" + said.replaceAll("[.:]+$", "") + ")";
+    if (unrenewed) {
+      return "the job's delegation tokens expired while it ran"
+          + why
+          + ". Spark renews a job's HBase and HDFS tokens only when it has the user's keytab:"
+          + " rerun with spark-submit --principal "
+          + user
+          + " --keytab FILE (deploy/README.md, Security)";
+    }
+    return "a delegation token expired although Spark renews the job's tokens from its keytab"
+        + why
+        + ": either a renewal failed (the driver's log says why) or a connection kept the token it"
+        + " was opened with, a fault of hbase-rekey to report with the log file. A rerun takes the"
+        + " run over";
+  }
+
+  /**
+   * Says that nothing renews this job's tokens (it has no keytab), so that a job an expired token
+   * stopped is told to run with one.
+   */
+  public static void notRenewed() {
+    unrenewed = true;
+  }
+
+  /** What a connection of a job whose tokens expired, and are not renewed, fails with at once. */
+  public static IOException expiredError() {
+    return new IOException(
+        "the job's delegation token has expired at "
+            + firstExpiry().map(Instant::toString).orElse("an unknown time")
+            + " and nothing renewed it");
   }
 
   /**
@@ -119,6 +156,30 @@ public final class DelegationTokens {
       return stamp == 0 ? "" : Integer.toHexString(stamp);
     } catch (IOException e) {
       return "";
+    }
+  }
+
+  /**
+   * Checks, cheaply enough for every write, that the job's tokens have not expired: it reads them
+   * again once the end it knows of has passed (a renewal moves it), and at least every few seconds
+   * (tokens arrive after a JVM starts). A writer that checks stops at once when nothing renews
+   * them, where HBase's client would look up each buffered row's region for a minute or more.
+   */
+  public static final class Watch {
+    private static final long REREAD_MS = 10_000;
+    private long next;
+
+    /** Throws {@link #expiredError()} once the job's tokens have expired. */
+    public void check() throws IOException {
+      long now = System.currentTimeMillis();
+      if (now < next) {
+        return;
+      }
+      long end = firstExpiry().map(Instant::toEpochMilli).orElse(Long.MAX_VALUE);
+      if (now >= end) {
+        throw expiredError();
+      }
+      next = Math.min(end, now + REREAD_MS);
     }
   }
 

@@ -67,6 +67,11 @@ public final class ExecutorConnections {
 
   /** The shared connection to the cluster {@code c} names. */
   public static Connection get(Configuration c) {
+    if (DelegationTokens.expired()) {
+      // A job whose tokens nothing renews: fail the task in words HopelessFailureStop knows, not
+      // after the client's minutes of retries.
+      throw new UncheckedIOException(DelegationTokens.expiredError());
+    }
     String cluster =
         c.get(HConstants.ZOOKEEPER_QUORUM)
             + "|"

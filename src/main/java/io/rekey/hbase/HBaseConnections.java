@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.ConnectionFactory;
 
 /** Opens HBase connections, failing fast with a clear message when the cluster is not there. */
 public final class HBaseConnections {
@@ -16,13 +15,14 @@ public final class HBaseConnections {
 
   /**
    * Opens a connection after checking that one ZooKeeper server answers, because the HBase client
-   * otherwise retries for minutes before saying anything useful.
+   * otherwise retries for minutes before saying anything useful. It follows the job's HBase
+   * delegation token as Spark renews it ({@link TokenFollowingConnection}).
    */
   public static Connection open(HBaseSettings settings) {
     Configuration conf = settings.toConfiguration();
     requireZooKeeper(settings, conf);
     try {
-      return ConnectionFactory.createConnection(conf);
+      return TokenFollowingConnection.open(conf);
     } catch (IOException e) {
       throw new RekeyException(
           "cannot connect to HBase through " + settings.describe(conf) + ": " + e.getMessage(), e);

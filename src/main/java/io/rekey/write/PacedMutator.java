@@ -1,6 +1,7 @@
 package io.rekey.write;
 
 import io.rekey.hbase.AdaptiveRate;
+import io.rekey.hbase.DelegationTokens;
 import io.rekey.hbase.Throttle;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -56,6 +57,7 @@ final class PacedMutator implements AutoCloseable {
   private final String table;
   private final List<Row> refused = new ArrayList<>();
   private final List<Throwable> causes = new ArrayList<>();
+  private final DelegationTokens.Watch tokens = new DelegationTokens.Watch();
   private long busyAnswers;
   private long backoffMillis;
 
@@ -87,12 +89,14 @@ final class PacedMutator implements AutoCloseable {
   /** Sends {@code m}, which holds {@code cells} cells, when the rate allows. */
   void send(Mutation m, int cells) throws IOException {
     rate.acquire(cells);
+    tokens.check();
     out.mutate(m);
     settle();
   }
 
   /** Sends everything buffered and waits until HBase took it all. */
   void flush() throws IOException {
+    tokens.check();
     out.flush();
     settle();
   }
@@ -182,7 +186,8 @@ final class PacedMutator implements AutoCloseable {
   }
 
   private static boolean isFinal(Throwable t) {
-    return t instanceof DoNotRetryIOException;
+    // An expired token fails every attempt: the task fails, and a retry takes a renewed one.
+    return t instanceof DoNotRetryIOException || DelegationTokens.expiredIn(t);
   }
 
   private static void sleep(long ms) throws InterruptedIOException {
@@ -196,10 +201,18 @@ final class PacedMutator implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    boolean expired = false;
     try {
       flush();
+    } catch (IOException e) {
+      expired = DelegationTokens.expiredIn(e);
+      throw e;
     } finally {
-      out.close();
+      // Closing flushes what is buffered, looking up each row's region with the expired token for
+      // a minute or more: the task fails without, and what it buffered was never counted written.
+      if (!expired) {
+        out.close();
+      }
     }
   }
 }

@@ -1,12 +1,15 @@
 package io.rekey.hbase;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.security.PrivilegedExceptionAction;
 import java.time.Instant;
 import org.apache.hadoop.hbase.security.token.AuthenticationTokenIdentifier;
 import org.apache.hadoop.hdfs.security.token.delegation.DelegationTokenIdentifier;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.security.token.TokenIdentifier;
 import org.apache.spark.SparkException;
@@ -46,7 +49,7 @@ class DelegationTokensTest {
     assertThat(DelegationTokens.expiredIn("Kerberos ticket expired; run kinit")).isFalse();
     assertThat(DelegationTokens.expiredIn("the lease has expired for scanner 17")).isFalse();
     assertThat(DelegationTokens.expiredIn("Insufficient permissions (user=alice)")).isFalse();
-    assertThat(DelegationTokens.expiredIn(null)).isFalse();
+    assertThat(DelegationTokens.expiredIn((String) null)).isFalse();
     assertThat(DelegationTokens.line(new RuntimeException("Connection refused"))).isEmpty();
   }
 
@@ -57,12 +60,54 @@ class DelegationTokensTest {
         new SparkException(
             "Job 0 cancelled because Token has expired, current time: 2026-12-04 07:47:43,840+0000"
                 + " expected renewal time: 2026-12-04 07:40:55,929+0000");
-    String line =
-        DelegationTokens.line(new RuntimeException("rekey failed: ...", stopped)).orElseThrow();
-    assertThat(line)
-        .startsWith("the job's delegation tokens expired while it ran (the cluster said: Token has")
-        .contains("--principal ", " --keytab FILE (deploy/README.md, Security)")
+    assertThat(DelegationTokens.line(new RuntimeException("rekey failed: ...", stopped)))
+        .hasValueSatisfying(
+            l -> assertThat(l).contains("(Token has expired, current time: 2026-12-04 07:47:43"));
+    String said = DelegationTokens.words(stopped.getMessage()).orElseThrow();
+
+    assertThat(DelegationTokens.line(said, "alice@EXAMPLE.COM", true))
+        .startsWith("the job's delegation tokens expired while it ran (Token has expired")
+        .contains("--principal alice@EXAMPLE.COM --keytab FILE (deploy/README.md, Security)")
         .doesNotContain("\n");
+    // With a keytab Spark renewed them: the way out is not a keytab the job already has.
+    assertThat(DelegationTokens.line(said, "alice@EXAMPLE.COM", false))
+        .startsWith("a delegation token expired although Spark renews the job's tokens from its")
+        .contains("(Token has expired", "a renewal failed", "report")
+        .doesNotContain("--keytab FILE", "\n");
+  }
+
+  @Test
+  void aWriterStopsOnceTheJobsTokensHaveExpiredAndNotBefore() throws Exception {
+    UserGroupInformation user = UserGroupInformation.createRemoteUser("writer");
+    DelegationTokens.Watch watch = new DelegationTokens.Watch();
+    user.doAs(
+        (PrivilegedExceptionAction<Void>)
+            () -> {
+              watch.check(); // no tokens: nothing to expire
+              user.addToken(
+                  new Text("hbase-cluster"),
+                  token(
+                      new AuthenticationTokenIdentifier(
+                          "writer", 1, 0L, Instant.now().plusSeconds(600).toEpochMilli()),
+                      "HBASE_AUTH_TOKEN"));
+              watch.check();
+              user.addToken(
+                  new Text("hbase-cluster"),
+                  token(
+                      new AuthenticationTokenIdentifier(
+                          "writer", 1, 0L, Instant.now().minusSeconds(1).toEpochMilli()),
+                      "HBASE_AUTH_TOKEN"));
+              // A fresh watch reads the tokens at once; one that just read them, within seconds.
+              assertThatThrownBy(new DelegationTokens.Watch()::check)
+                  .hasMessageStartingWith("the job's delegation token has expired at ")
+                  .satisfies(e -> assertThat(DelegationTokens.expiredIn(e)).isTrue());
+              return null;
+            });
+  }
+
+  @Test
+  void theFailureOfAConnectionWhoseTokensExpiredSaysSoInTheWordsTasksAreStoppedFor() {
+    assertThat(DelegationTokens.expiredIn(DelegationTokens.expiredError().getMessage())).isTrue();
   }
 
   @Test
