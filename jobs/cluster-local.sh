@@ -18,7 +18,8 @@
 # HDFS with Kerberos, SASL data-transfer protection, HTTPS, permissions and ACLs on (hbase.rootdir
 # owned by the HBase daemon's user, hbase, which others may only traverse); HBase with Kerberos,
 # authorization, the AccessController and the SnapshotScannerHDFSAclController (a table's readers
-# may read its snapshots where the table asks for it); YARN with Kerberos. ZooKeeper stays unauthenticated. 'status --secure' prints
+# may read its snapshots where the table asks for it); YARN with Kerberos; no Spark standalone
+# master (it has no Kerberos: jobs go through YARN). ZooKeeper stays unauthenticated. 'status --secure' prints
 # the keytabs and how to use them; 'grant' and 'revoke' change HBase permissions as its superuser,
 # with the arguments of the HBase shell's commands of those names, and 'alter' sets a table's
 # attribute, as the shell's alter 'TABLE', METADATA => {KEY => VALUE} (jobs/lib/HBaseAsAdmin.java);
@@ -81,7 +82,8 @@ KT="$DIR/keytabs"
 KDC_PORT=$((BASE + 20))
 TOKEN_MINUTES="${REKEY_TOKEN_MINUTES:-60}"
 if (( SECURE )); then
-  DAEMONS=(kdc "${DAEMONS[@]}")
+  # No Spark standalone: it has no Kerberos, so jobs on this cluster go through YARN.
+  DAEMONS=(kdc namenode datanode zookeeper hmaster regionserver resourcemanager nodemanager)
 fi
 RM_PORT=$((BASE + 12))
 RM_WEB_PORT=$((BASE + 16))
@@ -455,6 +457,11 @@ start() {
     launch nodemanager "$DAEMON_HEAP" "$cp" org.apache.hadoop.yarn.server.nodemanager.NodeManager
   await nodemanager "registered with the ResourceManager" nodemanager_registered
   echo "  YARN up after $((SECONDS - started)) s"
+  if (( SECURE )); then
+    echo "the local cluster is up after $((SECONDS - started)) s"
+    status
+    return
+  fi
   launch spark-master "$DAEMON_HEAP" "$spark_cp" org.apache.spark.deploy.master.Master \
     --host "$HOST" --port "$SPARK_PORT" --webui-port $((BASE + 9))
   await spark-master "port $SPARK_PORT open" port_taken "$SPARK_PORT"
@@ -504,13 +511,15 @@ status() {
   (( SECURE )) && flag=" --secure"
   (( any )) || { echo "the local cluster is not running (start it with $0 start$flag)"; return 3; }
   if (( SECURE )); then secure_status; fi
+  local standalone="  Spark master  spark://$HOST:$SPARK_PORT  (web http://$HOST:$((BASE + 9)); executor logs under $DIR/spark-work)
+  a job         jobs/hbase-rekey.sh --master spark://$HOST:$SPARK_PORT COMMAND --hbase-conf $CONF ..."
+  (( SECURE )) && standalone="  (no Spark standalone master here: it has no Kerberos; jobs go through YARN)"
   cat <<TXT
 Use it:
   HDFS          hdfs://$HOST:$NN_PORT  (web http://$HOST:$((BASE + 1)))
   HBase         --hbase-conf $CONF   (ZooKeeper $HOST:$ZK_PORT, hbase.rootdir hdfs://$HOST:$NN_PORT/hbase)
-  Spark master  spark://$HOST:$SPARK_PORT  (web http://$HOST:$((BASE + 9)); executor logs under $DIR/spark-work)
   YARN          ResourceManager $HOST:$RM_PORT  (web and REST http://$HOST:$RM_WEB_PORT; container logs under $DIR/yarn/logs)
-  a job         jobs/hbase-rekey.sh --master spark://$HOST:$SPARK_PORT COMMAND --hbase-conf $CONF ...
+$standalone
   on YARN       HADOOP_CONF_DIR=$CONF jobs/hbase-rekey.sh --master yarn --deploy-mode client|cluster \
                   --conf 'spark.yarn.jars=local:$SPARK_HOME_DIR/jars/*' COMMAND --hbase-conf $CONF ...
                 (local: the containers run on this host and find Spark's jars there; a real

@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.hbase.NamespaceDescriptor;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.BufferedMutator;
@@ -158,10 +157,7 @@ public final class GenerateJob {
       if (admin.tableExists(name)) {
         return false;
       }
-      String ns = name.getNamespaceAsString();
-      if (!new TableAdmin(connection).namespaceExists(ns)) {
-        admin.createNamespace(NamespaceDescriptor.create(ns).build());
-      }
+      new TableAdmin(connection).ensureNamespace(name.getNamespaceAsString());
       admin.createTable(
           TableDescriptorBuilder.newBuilder(name)
               .setColumnFamily(

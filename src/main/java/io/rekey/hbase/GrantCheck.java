@@ -72,6 +72,10 @@ public final class GrantCheck {
       return;
     }
     String namespace = grant.table().getNamespaceAsString();
+    if (onNamespace && !java.util.Arrays.asList(admin.listNamespaces()).contains(namespace)) {
+      requireNamespaceCreation(admin, user, grant, namespace);
+      return;
+    }
     List<Permission> asked = new ArrayList<>();
     for (Action action : grant.anyOf()) {
       asked.add(
@@ -102,6 +106,35 @@ public final class GrantCheck {
             + "'"
             + otherwise(grant)
             + " ("
+            + DOCS
+            + ")");
+  }
+
+  /**
+   * A table to be made in a namespace that does not exist yet: making the namespace takes global
+   * ADMIN (a grant on a namespace cannot come before it). Without {@code --create-namespace} the
+   * job refuses the name itself, after this check; the way out named here serves either way.
+   */
+  private static void requireNamespaceCreation(
+      Admin admin, User user, Grant grant, String namespace) throws IOException {
+    Permission global = Permission.newBuilder().withActions(Action.ADMIN).build();
+    if (admin.hasUserPermissions(List.of(global)).contains(Boolean.TRUE)) {
+      return;
+    }
+    throw new MissingGrantException(
+        user.getName()
+            + " has no global ADMIN permission, which the job needs to create namespace "
+            + namespace
+            + " for "
+            + grant.table().getNameAsString()
+            + "; an HBase admin can create it and let the user create tables there, in the hbase"
+            + " shell: create_namespace '"
+            + namespace
+            + "'; grant '"
+            + user.getShortName()
+            + "', 'C', '@"
+            + namespace
+            + "' ("
             + DOCS
             + ")");
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rekey.testing.LongTier;
+import io.rekey.testing.PseudoCluster;
 import io.rekey.testing.Scripts;
 import java.io.IOException;
 import java.net.URI;
@@ -64,17 +65,10 @@ class ClusterPipelineIT {
   @BeforeAll
   static void startCluster() throws Exception {
     base = Scripts.freePortRange(21000, 20);
-    env.put("REKEY_CLUSTER_DIR", dir.resolve("cluster").toString());
-    env.put("REKEY_CLUSTER_PORT_BASE", Integer.toString(base));
-    env.put("REKEY_VAR", dir.resolve("var").toString());
+    env.putAll(PseudoCluster.env(dir, base));
     env.put("REKEY_WORKER_CORES", "2");
     env.put("REKEY_WORKER_MEMORY", "2g");
-    env.put("REKEY_HBASE_HEAP", "768m");
     env.put("REKEY_NM_MEMORY_MB", "5120");
-    // spark-submit finds the ResourceManager here.
-    env.put("HADOOP_CONF_DIR", dir.resolve("cluster/conf").toString());
-    // The driver binds where the Worker on 127.0.0.1 reaches it.
-    env.put("SPARK_LOCAL_IP", "127.0.0.1");
     conf = dir.resolve("cluster/conf");
     Scripts.Finished start = cluster("start");
     assertThat(start.exit()).as(start.output()).isZero();
@@ -483,20 +477,11 @@ class ClusterPipelineIT {
    * goes to the driver's container with --files, see {@link #job}).
    */
   private static String definition(String mode) throws IOException {
-    Path def = dir.resolve(mode + "-by-sender.properties");
-    Files.writeString(
-        def,
-        String.join(
-            "\n",
-            "source = it:messages",
-            "column = m:sender",
-            "index-key = value + reverse_ts(ts) + key",
-            "covered = m:subject ; m:recipient",
-            "index-table = it:" + mode + "_by_sender",
-            "index-family = i",
-            "safety-lag = 1",
-            "allow-short-lag = true",
-            ""));
+    Path def =
+        PseudoCluster.bySender(
+            dir.resolve(mode + "-by-sender.properties"),
+            "it:messages",
+            "it:" + mode + "_by_sender");
     return mode.equals("yarn_cluster") ? def.getFileName().toString() : def.toString();
   }
 
@@ -561,12 +546,12 @@ class ClusterPipelineIT {
     }
     line.addAll(List.of("--json", json));
     Scripts.Finished f = Scripts.run(env, 400, line);
-    return new Scripts.Finished(f.exit(), f.output() + "\n@json " + json);
+    return PseudoCluster.withResult(f, json);
   }
 
   private static JsonNode ok(Scripts.Finished run) throws IOException {
     assertThat(run.exit()).as(run.output()).isZero();
-    String path = run.output().substring(run.output().lastIndexOf("@json ") + 6).strip();
+    String path = PseudoCluster.resultPath(run);
     if (!path.startsWith("hdfs://")) {
       return JSON.readTree(Path.of(path).toFile());
     }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rekey.testing.PseudoCluster;
 import io.rekey.testing.Scripts;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PrivilegedExceptionAction;
 import java.time.Duration;
@@ -73,8 +73,11 @@ class SecureClusterIT {
   private static final String TARGET_KEY = "salt(8) + sender + reverse_ts(ts) + msgid";
   private static final TableName SOURCE = TableName.valueOf("it:messages");
 
-  /** The source of the migration whose copy outlives the cluster's tokens. */
+  /** The source of the migration whose copy and sync outlive the cluster's tokens. */
   private static final TableName EVENTS = TableName.valueOf("it:events");
+
+  /** The same for the jobs without a keytab: a table of their own, written to as they run. */
+  private static final TableName CACHE_EVENTS = TableName.valueOf("it:cache_events");
 
   /** A sync's rate, in cells per second: its 100 new rows, some 500 cells, outlast the tokens. */
   private static final String SLOW_WRITES = "3";
@@ -94,16 +97,11 @@ class SecureClusterIT {
   @BeforeAll
   static void startCluster() throws Exception {
     base = Scripts.freePortRange(23000, 21);
-    env.put("REKEY_CLUSTER_DIR", dir.resolve("cluster").toString());
-    env.put("REKEY_CLUSTER_PORT_BASE", Integer.toString(base));
-    env.put("REKEY_VAR", dir.resolve("var").toString());
-    env.put("REKEY_HBASE_HEAP", "768m");
+    env.putAll(PseudoCluster.env(dir, base));
     env.put("REKEY_TOKEN_MINUTES", Long.toString(TOKEN_LIFE.toMinutes()));
     // Room for three applications at once: one in cluster mode, two in client mode.
     env.put("REKEY_NM_MEMORY_MB", "8192");
     env.put("REKEY_NM_VCORES", "8");
-    env.put("HADOOP_CONF_DIR", dir.resolve("cluster/conf").toString());
-    env.put("SPARK_LOCAL_IP", "127.0.0.1");
     conf = dir.resolve("cluster/conf");
     keytabs = dir.resolve("cluster/keytabs");
     krb5 = dir.resolve("cluster/kdc/krb5.conf").toString();
@@ -123,13 +121,32 @@ class SecureClusterIT {
         UserGroupInformation.loginUserFromKeytabAndReturnUGI(
             "admin@" + REALM, keytabs.resolve("admin.keytab").toString());
 
-    ok(asAdmin("generate", "--table", SOURCE.getNameAsString(), "--rows", "1500", "--seed", "7"));
-    ok(asAdmin("generate", "--table", EVENTS.getNameAsString(), "--rows", "1500", "--seed", "8"));
+    ExecutorService generators = Executors.newFixedThreadPool(3);
+    List<Future<Scripts.Finished>> generated = new ArrayList<>();
+    int seed = 7;
+    for (TableName t : List.of(SOURCE, EVENTS, CACHE_EVENTS)) {
+      int tableSeed = seed++;
+      generated.add(
+          generators.submit(
+              () ->
+                  asAdmin(
+                      "generate",
+                      "--table",
+                      t.getNameAsString(),
+                      "--rows",
+                      1500,
+                      "--seed",
+                      tableSeed)));
+    }
+    generators.shutdown();
+    for (Future<Scripts.Finished> g : generated) {
+      ok(g.get());
+    }
     hbase(
         a -> {
           a.createNamespace(NamespaceDescriptor.create("rk").build());
           a.createNamespace(NamespaceDescriptor.create("other").build());
-          for (TableName source : List.of(SOURCE, EVENTS)) {
+          for (TableName source : List.of(SOURCE, EVENTS, CACHE_EVENTS)) {
             // HBase's way for readers to read snapshots: HDFS ACLs for the table's readers.
             a.modifyTable(
                 TableDescriptorBuilder.newBuilder(a.getDescriptor(source))
@@ -229,7 +246,7 @@ class SecureClusterIT {
     ok(
         alice(
             "client",
-            copy("rekey", EVENTS, target, "--live-scan", "--scan-rate", "8", "--no-verify")));
+            copy("rekey", EVENTS, target, "--live-scan", "--scan-rate", "10", "--no-verify")));
     assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThan(TOKEN_LIFE);
     assertThat(cells(target)).isEqualTo(cells(EVENTS));
 
@@ -255,16 +272,23 @@ class SecureClusterIT {
    */
   private static List<Scripts.Finished> longJobsFromTicketCache() throws Exception {
     TableName target = TableName.valueOf("rk:events_from_cache");
-    ok(aliceFromTicketCache(copy("rekey", EVENTS, target, "--live-scan", "--no-verify")));
-    appendAsAdmin(EVENTS, 4);
+    ok(aliceFromTicketCache(copy("rekey", CACHE_EVENTS, target, "--live-scan", "--no-verify")));
+    appendAsAdmin(CACHE_EVENTS, 4);
     Scripts.Finished sync =
         aliceFromTicketCache(
-            copy("rekey sync", EVENTS, target, "--write", "puts", "--write-rate", SLOW_WRITES));
+            copy(
+                "rekey sync",
+                CACHE_EVENTS,
+                target,
+                "--write",
+                "puts",
+                "--write-rate",
+                SLOW_WRITES));
     Scripts.Finished copy =
         aliceFromTicketCache(
             copy(
                 "rekey",
-                EVENTS,
+                CACHE_EVENTS,
                 TableName.valueOf("rk:events_without_keytab"),
                 "--live-scan",
                 "--scan-rate",
@@ -343,6 +367,11 @@ class SecureClusterIT {
         "grant 'alice', 'C', '@other'",
         copy("rekey", TableName.valueOf("other:target"), "--live-scan"));
     refused(
+        "has no global ADMIN permission, which the job needs to create namespace fresh for"
+            + " fresh:target",
+        "create_namespace 'fresh'; grant 'alice', 'C', '@fresh'",
+        copy("rekey", TableName.valueOf("fresh:target"), "--live-scan", "--create-namespace"));
+    refused(
         "has no WRITE permission on table rk:not_writable, which the job needs to write into it",
         "grant 'alice', 'W', 'rk:not_writable'",
         copy("rekey sync", notWritable, "--write", "puts"));
@@ -358,6 +387,7 @@ class SecureClusterIT {
         a -> {
           assertThat(a.tableExists(TableName.valueOf("other:target"))).isFalse();
           assertThat(a.tableExists(TableName.valueOf("rk:refused"))).isFalse();
+          assertThat(a.listNamespaces()).doesNotContain("fresh");
         });
     assertThat(cells(lockedState)).as("no lock taken").isEqualTo(1L);
 
@@ -408,21 +438,12 @@ class SecureClusterIT {
 
   /** The mode's index definition: a path, or in cluster mode a file name shipped with --files. */
   private static String definition(String mode) throws IOException {
-    Path def = dir.resolve(mode + "-by-sender.properties");
-    Files.writeString(
-        def,
-        String.join(
-            "\n",
-            "source = " + SOURCE.getNameAsString(),
-            "column = m:sender",
-            "index-key = value + reverse_ts(ts) + key",
-            "covered = m:subject ; m:recipient",
-            "index-table = rk:by_sender_" + mode,
-            "index-family = i",
-            "state-table = rk:state",
-            "safety-lag = 1",
-            "allow-short-lag = true",
-            ""));
+    Path def =
+        PseudoCluster.bySender(
+            dir.resolve(mode + "-by-sender.properties"),
+            SOURCE.getNameAsString(),
+            "rk:by_sender_" + mode,
+            "state-table = rk:state");
     return mode.equals("cluster") ? def.getFileName().toString() : def.toString();
   }
 
@@ -506,7 +527,7 @@ class SecureClusterIT {
     }
     line.addAll(List.of("--json", json));
     Scripts.Finished f = Scripts.run(env, 400, line);
-    return new Scripts.Finished(f.exit(), f.output() + "\n@json " + json);
+    return PseudoCluster.withResult(f, json);
   }
 
   /** A command as the HBase superuser, in local mode. */
@@ -535,12 +556,12 @@ class SecureClusterIT {
             "--json",
             json));
     Scripts.Finished f = Scripts.run(env, 300, line);
-    return new Scripts.Finished(f.exit(), f.output() + "\n@json " + json);
+    return PseudoCluster.withResult(f, json);
   }
 
   private static JsonNode ok(Scripts.Finished run) throws Exception {
     assertThat(run.exit()).as(run.output()).isZero();
-    String path = run.output().substring(run.output().lastIndexOf("@json ") + 6).strip();
+    String path = PseudoCluster.resultPath(run);
     if (!path.startsWith("hdfs://")) {
       return JSON.readTree(Path.of(path).toFile());
     }
