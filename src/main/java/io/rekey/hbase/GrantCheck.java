@@ -72,7 +72,7 @@ public final class GrantCheck {
       return;
     }
     String namespace = grant.table().getNamespaceAsString();
-    if (onNamespace && !java.util.Arrays.asList(admin.listNamespaces()).contains(namespace)) {
+    if (onNamespace && !new TableAdmin(admin.getConnection()).namespaceExists(namespace)) {
       requireNamespaceCreation(admin, user, grant, namespace);
       return;
     }
