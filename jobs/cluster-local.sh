@@ -331,7 +331,8 @@ start_kdc() {
   await kdc "KDC serving" grep -q "KDC of realm" "$LOGS/kdc.log"
 }
 
-# as PRINCIPAL KEYTAB MAIN ARGS...: a Hadoop program as a principal of the secure cluster.
+# as_principal PRINCIPAL KEYTAB MAIN ARGS... [--then ARGS...]...: a Hadoop program as a principal
+# of the secure cluster; a Tool (FsShell) runs once per --then group, all in one JVM.
 as_principal() {
   local principal="$1" keytab="$2"
   shift 2
@@ -348,11 +349,8 @@ secure_hdfs_layout() {
   local hdfs=("hdfs/localhost@$REALM" "$KT/hdfs.keytab" org.apache.hadoop.fs.FsShell)
   [ -f "$CONF/mapred-site.xml" ] || printf '<?xml version="1.0"?>\n<configuration/>\n' > "$CONF/mapred-site.xml"
   as_principal "${hdfs[@]}" -mkdir -p /hbase /user/alice /user/admin /tmp \
-    && as_principal "${hdfs[@]}" -chown hbase /hbase \
-    && as_principal "${hdfs[@]}" -chmod 700 /hbase \
-    && as_principal "${hdfs[@]}" -chown alice /user/alice \
-    && as_principal "${hdfs[@]}" -chown admin /user/admin \
-    && as_principal "${hdfs[@]}" -chmod 1777 /tmp \
+    --then -chown hbase /hbase --then -chmod 700 /hbase \
+    --then -chown alice /user/alice --then -chown admin /user/admin --then -chmod 1777 /tmp \
     || rekey_die "cannot lay out the secure HDFS; see $LOGS/setup.log"
 }
 
@@ -473,26 +471,42 @@ start() {
   status
 }
 
-stop() {
-  local d pid waited
-  if pid=$(pid_of hmaster); then
-    # A clean shutdown flushes the region server's memstores to HFiles on HDFS.
-    java -Xmx256m $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
-      -cp "$(hadoop_cp)" org.apache.hadoop.hbase.master.HMaster stop --shutDownCluster >>"$LOGS/hmaster.log" 2>&1 || true
-  fi
-  for d in spark-worker spark-master nodemanager resourcemanager regionserver hmaster zookeeper datanode namenode kdc; do
+# stop_together DAEMON...: signals each running one (the HBase daemons excepted: they are already
+# shutting down), waits up to 60 s for all of them to exit, then kills what remains.
+stop_together() {
+  local d pid waited=0 pids=()
+  for d in "$@"; do
     pid=$(pid_of "$d") || { rm -f "$RUN/$d.pid"; continue; }
-    waited=0
+    pids+=("$d:$pid")
     # A Worker's executors are its children; none may outlive it.
     [ "$d" = spark-worker ] && pkill -TERM -P "$pid" 2>/dev/null || true
     # The NodeManager's containers run under their own launch scripts: stop them with it.
     [ "$d" = nodemanager ] && pkill -TERM -f "$DIR/yarn/local" 2>/dev/null || true
     [ "$d" = regionserver ] || [ "$d" = hmaster ] || kill "$pid" 2>/dev/null || true
-    while kill -0 "$pid" 2>/dev/null && (( waited < 60 )); do sleep 1; waited=$((waited + 1)); done
-    if kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; sleep 5; kill -9 "$pid" 2>/dev/null || true; fi
-    rm -f "$RUN/$d.pid"
-    echo "  stopped the $d"
   done
+  for d in "${pids[@]}"; do
+    pid=${d#*:}
+    while kill -0 "$pid" 2>/dev/null && (( waited < 300 )); do sleep 0.2; waited=$((waited + 1)); done
+    if kill -0 "$pid" 2>/dev/null; then kill "$pid" 2>/dev/null || true; sleep 5; kill -9 "$pid" 2>/dev/null || true; fi
+    rm -f "$RUN/${d%%:*}.pid"
+    echo "  stopped the ${d%%:*}"
+  done
+}
+
+stop() {
+  local pid login=()
+  if pid=$(pid_of hmaster); then
+    # A clean shutdown flushes the region server's memstores to HFiles on HDFS. On the secure
+    # cluster the request must log in: without it the master refuses it, and each HBase daemon
+    # would then be waited for and killed.
+    (( SECURE )) && login=(-D "hbase.client.keytab.file=$KT/hbase.keytab" -D "hbase.client.keytab.principal=hbase/localhost@$REALM")
+    java -Xmx256m $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
+      -cp "$(hadoop_cp)" org.apache.hadoop.hbase.master.HMaster "${login[@]}" stop --shutDownCluster >>"$LOGS/hmaster.log" 2>&1 || true
+  fi
+  # HBase goes down (on its own, after the request above) before what it stands on; within each
+  # group the daemons stop together.
+  stop_together spark-worker spark-master nodemanager resourcemanager regionserver hmaster
+  stop_together zookeeper datanode namenode kdc
   echo "the local cluster is stopped (data kept in $DIR)"
 }
 
