@@ -49,16 +49,16 @@ import org.junit.jupiter.api.io.TempDir;
  * Every command as an ordinary user on a Kerberized cluster: {@code jobs/cluster-local.sh start
  * --secure} (a KDC, HDFS with Kerberos and permissions, hbase.rootdir the HBase daemon's, HBase
  * with Kerberos and the AccessController, YARN with Kerberos); the user {@code alice} submits each
- * command through {@code jobs/hbase-rekey.sh} to YARN in cluster mode, and a migration (rekey,
- * sync) in client mode, with {@code --principal/--keytab}, holding only deploy/README.md's grants:
- * READ and ADMIN on the source, and CREATE on the namespace her tables go to. Tickets and
- * delegation tokens live two minutes: the client-mode rekey and sync each run longer, and complete
- * because Spark renews the tokens from the keytab; the same rekey and sync from a ticket cache,
- * without a keytab, stop at their first expired token with one line. Her snapshot reads work
- * because HBase's SnapshotScannerHDFSAclController gives the source's readers HDFS ACLs; a table
- * without that gets a one-line refusal before any snapshot. Then, for each row of the permissions
- * table, a user without the grant is refused in one line with exit 2, and nothing is left behind:
- * no snapshot, table, staging directory or lock.
+ * command through {@code jobs/hbase-rekey.sh} to YARN in cluster mode, and alongside each in client
+ * mode too, with {@code --principal/--keytab}, holding only deploy/README.md's grants: READ and
+ * ADMIN on the source, and CREATE on the namespace her tables go to. Tickets and delegation tokens
+ * live two minutes: the client-mode rekey and sync each run longer, and complete because Spark
+ * renews the tokens from the keytab; the same rekey and sync from a ticket cache, without a keytab,
+ * stop at their first expired token with one line. Her snapshot reads work because HBase's
+ * SnapshotScannerHDFSAclController gives the source's readers HDFS ACLs; a table without that gets
+ * a one-line refusal before any snapshot. Then, for each row of the permissions table, a user
+ * without the grant is refused in one line with exit 2, and nothing is left behind: no snapshot,
+ * table, staging directory or lock.
  *
  * <p>The test JVM logs in as the HBase superuser {@code admin} to lay out tables and grants and to
  * read both sides independently of the tool; a Kerberos login is for the JVM's life, so this IT has
@@ -168,7 +168,8 @@ class SecureClusterIT {
   @Test
   void everyCommandRunsAsAliceOnYarnAndLongJobsOutliveTheirTokens() throws Exception {
     // Alongside, in client mode: a migration whose copy and sync each run longer than the
-    // cluster's tokens live, with a keytab; and the same from a ticket cache, without one.
+    // cluster's tokens live, with a keytab; and the same from a ticket cache, without one; then
+    // the other commands, so that each runs in client mode too.
     ExecutorService alongside = Executors.newFixedThreadPool(2);
     Future<?> longMigration =
         alongside.submit(
@@ -184,7 +185,7 @@ class SecureClusterIT {
     // obtains the executors' tokens itself. Every command.
     String mode = "cluster";
     TableName target = TableName.valueOf("rk:salted_" + mode);
-    String def = definition(mode);
+    String def = definition(mode, SOURCE);
     JsonNode generated = ok(alice(mode, "generate", "--table", "rk:generated", "--rows", "300"));
     assertThat(generated.get("rows").asLong()).isEqualTo(300L);
     assertThat(cells(TableName.valueOf("rk:generated"))).isGreaterThan(300L);
@@ -238,7 +239,7 @@ class SecureClusterIT {
    * scan, slowed by its rate to run longer than the cluster's tokens live, so Spark must renew them
    * on the way; then a sync whose executors write Puts, slowed the same way, whose driver uses its
    * HBase connection again after the token it opened with has expired. An independent read checks
-   * both.
+   * both. Then the migration's other commands, and generate, in client mode.
    */
   private static void longMigrationWithKeytab() throws Exception {
     TableName target = TableName.valueOf("rk:events_salted");
@@ -263,12 +264,21 @@ class SecureClusterIT {
     // The generator stamps some versions in the future: those wait for a later window.
     long windowTo = sync.get("windowTo").asLong();
     assertThat(cells(target, windowTo)).isEqualTo(cells(EVENTS, windowTo));
+
+    // The other commands of a migration in client mode too.
+    ok(alice("client", copy("rekey repair", EVENTS, target)));
+    JsonNode verify = ok(alice("client", copy("verify", EVENTS, target)));
+    assertThat(verify.get("matches").asBoolean()).isTrue();
+    assertThat(cells(target)).isEqualTo(cells(EVENTS));
+    TableName generated = TableName.valueOf("rk:generated_client");
+    ok(alice("client", "generate", "--table", generated.getNameAsString(), "--rows", "300"));
+    assertThat(cells(generated)).isGreaterThan(300L);
   }
 
   /**
    * The same long copy and sync from a ticket cache, without a keytab: the copy (of a table of its
    * own, a quick one first so that the sync has a watermark) and the sync each outlive the tokens
-   * they started with.
+   * they started with. Then, with a keytab again, the index commands in client mode.
    */
   private static List<Scripts.Finished> longJobsFromTicketCache() throws Exception {
     TableName target = TableName.valueOf("rk:events_from_cache");
@@ -293,6 +303,19 @@ class SecureClusterIT {
                 "--live-scan",
                 "--scan-rate",
                 "8"));
+
+    // The index commands in client mode, with a keytab, on the same table.
+    String def = definition("client", CACHE_EVENTS);
+    JsonNode build = ok(alice("client", "index", "build", "--def", def));
+    assertThat(build.at("/counts/entries").asLong()).isGreaterThanOrEqualTo(1500L);
+    appendAsAdmin(CACHE_EVENTS, 6);
+    JsonNode update = ok(alice("client", "index", "update", "--def", def));
+    assertThat(update.at("/counts/entries").asLong()).isEqualTo(100L);
+    JsonNode scrutiny = ok(alice("client", "index", "scrutiny", "--def", def));
+    assertThat(scrutiny.get("missing").asLong()).isZero();
+    assertThat(scrutiny.get("orphan").asLong()).isZero();
+    JsonNode lookup = ok(alice("client", "index", "lookup", "--def", def, "--value", "user00000"));
+    assertThat(lookup.get("entries").asLong()).isGreaterThan(0L);
     return List.of(sync, copy);
   }
 
@@ -436,12 +459,15 @@ class SecureClusterIT {
     return args.toArray(String[]::new);
   }
 
-  /** The mode's index definition: a path, or in cluster mode a file name shipped with --files. */
-  private static String definition(String mode) throws IOException {
+  /**
+   * The mode's index definition of {@code source}: a path, or in cluster mode a file name shipped
+   * with --files.
+   */
+  private static String definition(String mode, TableName source) throws IOException {
     Path def =
         PseudoCluster.bySender(
             dir.resolve(mode + "-by-sender.properties"),
-            SOURCE.getNameAsString(),
+            source.getNameAsString(),
             "rk:by_sender_" + mode,
             "state-table = rk:state");
     return mode.equals("cluster") ? def.getFileName().toString() : def.toString();
@@ -495,7 +521,7 @@ class SecureClusterIT {
             "--conf",
             "spark.executor.extraJavaOptions=" + kdc,
             "--conf",
-            "spark.yarn.am.extraJavaOptions=" + kdc,
+            "spark.yarn.am.extraJavaOptions=" + kdc + " " + PseudoCluster.SHORT_LIVED_JVM,
             "--num-executors",
             "1",
             "--executor-memory",
