@@ -19,6 +19,7 @@ import org.apache.hadoop.hbase.client.security.SecurityCapability;
 import org.apache.hadoop.hbase.security.User;
 import org.apache.hadoop.hbase.security.access.Permission;
 import org.apache.hadoop.hbase.security.access.Permission.Action;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.security.AccessControlException;
 
 /**
@@ -86,6 +87,14 @@ public final class GrantCheck {
     if (admin.hasUserPermissions(asked).contains(Boolean.TRUE)) {
       return;
     }
+    String families = "";
+    if (!onNamespace && isOnData(grant)) {
+      FamilyGrants perFamily = FamilyGrants.ask(admin, grant.table(), grant.anyOf().get(0));
+      if (perFamily.everyFamily()) {
+        return;
+      }
+      families = perFamily.note();
+    }
     String scope =
         onNamespace ? "namespace " + namespace : "table " + grant.table().getNameAsString();
     Action weakest = grant.anyOf().get(grant.anyOf().size() - 1);
@@ -97,6 +106,7 @@ public final class GrantCheck {
             + scope
             + ", which the job needs "
             + grant.purpose()
+            + families
             + "; an HBase admin can grant it in the hbase shell: grant '"
             + user.getShortName()
             + "', '"
@@ -108,6 +118,76 @@ public final class GrantCheck {
             + " ("
             + DOCS
             + ")");
+  }
+
+  /**
+   * Whether {@code grant} is READ or WRITE on a table's data, which HBase also grants per column
+   * family: a user with it on every family of the table may read (or write) all of it.
+   */
+  private static boolean isOnData(Grant grant) {
+    return grant.anyOf().equals(List.of(Action.READ))
+        || grant.anyOf().equals(List.of(Action.WRITE));
+  }
+
+  /**
+   * Which families of a table the user holds {@code action} on. Only all of them will do: with
+   * some, HBase's scans return the granted families' cells and silently no others (a copy would
+   * lose the rest), and its writes to the others fail mid-job.
+   *
+   * @param all the table's families; none when HBase will not show the user the table's settings
+   *     (ADMIN or CREATE, which the job needs as well: the table-level line then stands)
+   */
+  private record FamilyGrants(Action action, List<String> all, List<String> granted) {
+    static FamilyGrants ask(Admin admin, TableName table, Action action) throws IOException {
+      List<String> all = new ArrayList<>();
+      try {
+        for (var family : admin.getDescriptor(table).getColumnFamilies()) {
+          all.add(family.getNameAsString());
+        }
+      } catch (IOException e) {
+        if (AccessDenied.line(e).isEmpty()) {
+          throw e;
+        }
+      }
+      List<Permission> asked = new ArrayList<>();
+      for (String family : all) {
+        asked.add(
+            Permission.newBuilder(table)
+                .withFamily(Bytes.toBytes(family))
+                .withActions(action)
+                .build());
+      }
+      List<Boolean> answers = asked.isEmpty() ? List.of() : admin.hasUserPermissions(asked);
+      List<String> granted = new ArrayList<>();
+      for (int i = 0; i < all.size(); i++) {
+        if (Boolean.TRUE.equals(answers.get(i))) {
+          granted.add(all.get(i));
+        }
+      }
+      return new FamilyGrants(action, all, granted);
+    }
+
+    boolean everyFamily() {
+      return !all.isEmpty() && granted.equals(all);
+    }
+
+    /** What the refusal adds when some families are granted; else nothing. */
+    String note() {
+      if (granted.isEmpty()) {
+        return "";
+      }
+      List<String> missing = new ArrayList<>(all);
+      missing.removeAll(granted);
+      return " (it has "
+          + action.name()
+          + " on families "
+          + String.join(", ", granted)
+          + " but not on "
+          + String.join(", ", missing)
+          + (action == Action.READ
+              ? ", whose cells HBase would leave out of the job's scans)"
+              : ", where HBase would refuse the job's writes)");
+    }
   }
 
   /**
