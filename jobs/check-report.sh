@@ -20,9 +20,20 @@ for b in chromium chromium-browser google-chrome; do
   if command -v "$b" >/dev/null 2>&1; then browser="$b"; break; fi
 done
 if [ -z "$browser" ] && [ -n "$install" ]; then
-  echo "installing chromium (apt-get)..." >&2
-  apt-get install -y chromium >/dev/null 2>&1 || (apt-get update >/dev/null 2>&1 && apt-get install -y chromium >/dev/null 2>&1) || true
-  command -v chromium >/dev/null 2>&1 && browser=chromium
+  # A package install under way (.ci/run starts chromium's alongside the build) holds apt's lock:
+  # wait for it (up to 4 minutes), then look again before installing.
+  for ((i = 0; i < 120; i++)); do
+    pgrep -x 'apt-get|apt|dpkg' >/dev/null 2>&1 || break
+    ((i == 0)) && echo "waiting for a package install under way..." >&2
+    sleep 2
+  done
+  if command -v chromium >/dev/null 2>&1; then
+    browser=chromium
+  else
+    echo "installing chromium (apt-get)..." >&2
+    apt-get install -y chromium >/dev/null 2>&1 || (apt-get update >/dev/null 2>&1 && apt-get install -y chromium >/dev/null 2>&1) || true
+    command -v chromium >/dev/null 2>&1 && browser=chromium
+  fi
 fi
 if [ -z "$browser" ]; then
   echo "no headless browser found: install one with 'apt-get install chromium' (or run with --install)" >&2
