@@ -4,6 +4,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -288,12 +289,20 @@ public final class TableAdmin {
    * GrantCheck#awaitSnapshotReadable}).
    */
   public void snapshot(TableName table, String name) {
+    long othersUntil = System.nanoTime() + OTHER_SNAPSHOT_WAIT.toNanos();
     for (int attempt = 1; ; attempt++) {
       try (Admin admin = connection.getAdmin()) {
         admin.snapshot(name, table);
         GrantCheck.awaitSnapshotReadable(connection.getConfiguration(), name);
         return;
       } catch (IOException e) {
+        if (isOtherSnapshotRunning(e) && System.nanoTime() < othersUntil) {
+          // Another job's snapshot of the table (HBase takes one at a time): seconds, as a rule.
+          LOG.info("snapshot {} of {}: another snapshot of it is under way; waiting", name, table);
+          attempt--; // not one of the attempts the table lock gets
+          pause(Duration.ofMillis(500));
+          continue;
+        }
         boolean locked = isTableLockTimeout(e);
         if (locked && attempt < SNAPSHOT_ATTEMPTS) {
           LOG.warn(
@@ -316,6 +325,29 @@ public final class TableAdmin {
                 : why + "; use --live-scan to read the table directly",
             e);
       }
+    }
+  }
+
+  /** How long a snapshot waits for another of the same table, which HBase runs one at a time. */
+  static final Duration OTHER_SNAPSHOT_WAIT = Duration.ofMinutes(2);
+
+  /** Whether HBase refused a snapshot because another of the same table was being taken. */
+  static boolean isOtherSnapshotRunning(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getMessage() != null
+          && t.getMessage().contains("already running another snapshot on the same table")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static void pause(Duration d) {
+    try {
+      Thread.sleep(d.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new RekeyException("interrupted while waiting to take a snapshot", e);
     }
   }
 
