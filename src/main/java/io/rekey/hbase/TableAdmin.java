@@ -290,7 +290,8 @@ public final class TableAdmin {
    */
   public void snapshot(TableName table, String name) {
     long othersUntil = System.nanoTime() + OTHER_SNAPSHOT_WAIT.toNanos();
-    for (int attempt = 1; ; attempt++) {
+    int attempt = 0;
+    while (true) {
       try (Admin admin = connection.getAdmin()) {
         admin.snapshot(name, table);
         GrantCheck.awaitSnapshotReadable(connection.getConfiguration(), name);
@@ -299,10 +300,10 @@ public final class TableAdmin {
         if (isOtherSnapshotRunning(e) && System.nanoTime() < othersUntil) {
           // Another job's snapshot of the table (HBase takes one at a time): seconds, as a rule.
           LOG.info("snapshot {} of {}: another snapshot of it is under way; waiting", name, table);
-          attempt--; // not one of the attempts the table lock gets
           pause(Duration.ofMillis(500));
           continue;
         }
+        attempt++;
         boolean locked = isTableLockTimeout(e);
         if (locked && attempt < SNAPSHOT_ATTEMPTS) {
           LOG.warn(
@@ -333,9 +334,13 @@ public final class TableAdmin {
 
   /** Whether HBase refused a snapshot because another of the same table was being taken. */
   static boolean isOtherSnapshotRunning(Throwable e) {
+    return saysSomewhere(e, "already running another snapshot on the same table");
+  }
+
+  /** Whether {@code e} or one of its causes has {@code words} in its message. */
+  private static boolean saysSomewhere(Throwable e, String words) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t.getMessage() != null
-          && t.getMessage().contains("already running another snapshot on the same table")) {
+      if (t.getMessage() != null && t.getMessage().contains(words)) {
         return true;
       }
     }
@@ -353,12 +358,7 @@ public final class TableAdmin {
 
   /** Whether a failed snapshot failed because the master timed out waiting for the table lock. */
   static boolean isTableLockTimeout(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t.getMessage() != null && t.getMessage().contains("Master lock could not be acquired")) {
-        return true;
-      }
-    }
-    return false;
+    return saysSomewhere(e, "Master lock could not be acquired");
   }
 
   /** Whether a snapshot of that name exists. */
