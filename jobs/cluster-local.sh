@@ -45,6 +45,8 @@
 #                             several small containers (an ApplicationMaster, executors of 1-2 GB)
 #   REKEY_HBASE_HEAP          heap of the HBase master and of the region server (1g each)
 #   REKEY_DAEMON_HEAP         heap of the NameNode, DataNode, ZooKeeper, Spark master and worker (512m)
+#   REKEY_DAEMON_OPTS         more JVM options for every daemon (none; the tests give their
+#                             short-lived clusters -XX:TieredStopAtLevel=1)
 #
 # It keeps its data across stop and start; delete REKEY_CLUSTER_DIR to start over. It is for trials
 # and tests: one replica, no security.
@@ -323,7 +325,7 @@ start_kdc() {
   mkdir -p "$KDC_DIR" "$KT"
   local cp
   cp="$(rekey_resolved_classpath cluster-runtime)"
-  nohup java -Xmx256m -cp "$cp" "$REKEY_HOME/jobs/lib/LocalKdc.java" "$KDC_DIR" "$KDC_PORT" \
+  nohup java -Xmx256m $REKEY_HELPER_JVM -cp "$cp" "$REKEY_HOME/jobs/lib/LocalKdc.java" "$KDC_DIR" "$KDC_PORT" \
     $((TOKEN_MINUTES * 60)) $((TOKEN_MINUTES * 60 * 4)) \
     "$KT/hdfs.keytab=$(both hdfs),$(both HTTP)" "$KT/hbase.keytab=$(both hbase)" "$KT/yarn.keytab=$(both yarn)" \
     "$KT/alice.keytab=alice" "$KT/admin.keytab=admin" >>"$LOGS/kdc.log" 2>&1 </dev/null &
@@ -336,7 +338,7 @@ start_kdc() {
 as_principal() {
   local principal="$1" keytab="$2"
   shift 2
-  java -Xmx256m $(rekey_jvm_flags) $(secure_flags) \
+  java -Xmx256m $REKEY_HELPER_JVM $(rekey_jvm_flags) $(secure_flags) \
     -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$(hadoop_cp)" "$REKEY_HOME/jobs/lib/AsPrincipal.java" "$principal" "$keytab" "$@" >>"$LOGS/setup.log" 2>&1
 }
@@ -363,7 +365,7 @@ launch() {
   shift 4
   # shellcheck disable=SC2046
   SPARK_HOME="$SPARK_HOME_DIR" SPARK_SCALA_VERSION="$(rekey_cell_version scala.binary.version)" SPARK_LOCAL_IP="$HOST" \
-    nohup java -Xmx"$heap" $(rekey_jvm_flags) $(secure_flags) \
+    nohup java -Xmx"$heap" $(rekey_jvm_flags) $(rekey_daemon_opts) $(secure_flags) \
     -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" -Dhbase.log.dir="$LOGS" \
     -cp "$cp" "$main" "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &
   echo $! > "$RUN/$name.pid"
@@ -390,7 +392,7 @@ hadoop_cp() { echo "$CONF:$(rekey_resolved_classpath cluster-runtime)"; }
 dfs_ready() {
   # A client of the secure HDFS would need a Kerberos login; the NameNode's log says as much.
   if (( SECURE )); then grep -q "Safe mode is OFF" "$LOGS/namenode.log"; return; fi
-  java -Xmx256m $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
+  java -Xmx256m $REKEY_HELPER_JVM $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$(hadoop_cp)" org.apache.hadoop.hdfs.tools.DFSAdmin -safemode get 2>/dev/null | grep -q "Safe mode is OFF"
 }
 
@@ -405,7 +407,7 @@ hbase_probe() {
   local as=()
   (( SECURE )) && as=(--hbase-set "hbase.client.keytab.file=$KT/admin.keytab" \
     --hbase-set "hbase.client.keytab.principal=admin@$REALM")
-  java $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
+  java $REKEY_HELPER_JVM $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
     -cp "$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" "$REKEY_MAIN" status --hbase-conf "$CONF" "${as[@]}" "$@"
 }
 
@@ -434,7 +436,7 @@ start() {
     echo "  KDC up (realm $REALM, 127.0.0.1:$KDC_PORT) after $((SECONDS - started)) s"
   fi
   if [ ! -d "$DIR/hdfs/name/current" ]; then
-    java -Xmx"$DAEMON_HEAP" $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
+    java -Xmx"$DAEMON_HEAP" $REKEY_HELPER_JVM $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
       -cp "$cp" org.apache.hadoop.hdfs.server.namenode.NameNode -format -nonInteractive >>"$LOGS/namenode.log" 2>&1 \
       || rekey_die "formatting HDFS failed; see $LOGS/namenode.log"
   fi
@@ -500,7 +502,7 @@ stop() {
     # cluster the request must log in: without it the master refuses it, and each HBase daemon
     # would then be waited for and killed.
     (( SECURE )) && login=(-D "hbase.client.keytab.file=$KT/hbase.keytab" -D "hbase.client.keytab.principal=hbase/localhost@$REALM")
-    java -Xmx256m $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
+    java -Xmx256m $REKEY_HELPER_JVM $(rekey_jvm_flags) $(secure_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
       -cp "$(hadoop_cp)" org.apache.hadoop.hbase.master.HMaster "${login[@]}" stop --shutDownCluster >>"$LOGS/hmaster.log" 2>&1 || true
   fi
   # HBase goes down (on its own, after the request above) before what it stands on; within each
@@ -558,7 +560,7 @@ TXT
 acl() {
   (( SECURE )) || rekey_die "$1 needs --secure: the cluster without it has no HBase authorization"
   [ -f "$KT/admin.keytab" ] || rekey_die "no secure cluster in $DIR; start it first: $0 start --secure"
-  java -Xmx256m $(rekey_jvm_flags) $(secure_flags) -Drekey.daemon.level=warn \
+  java -Xmx256m $REKEY_HELPER_JVM $(rekey_jvm_flags) $(secure_flags) -Drekey.daemon.level=warn \
     -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$(hadoop_cp)" "$REKEY_HOME/jobs/lib/HBaseAsAdmin.java" "admin@$REALM" "$KT/admin.keytab" "$@"
 }
@@ -569,7 +571,7 @@ ticket_cache() {
   local user="${1:-}"
   [ -n "$user" ] && [ -f "$KT/$user.keytab" ] \
     || rekey_die "kinit: no keytab for user '$user' in $KT; the users are alice and admin (start the cluster first: $0 start --secure)"
-  java -Xmx128m -cp "$(rekey_resolved_classpath cluster-runtime)" "$REKEY_HOME/jobs/lib/Kinit.java" \
+  java -Xmx128m $REKEY_HELPER_JVM -cp "$(rekey_resolved_classpath cluster-runtime)" "$REKEY_HOME/jobs/lib/Kinit.java" \
     "$KDC_DIR" "$user@$REALM" "$KT/$user.keytab" "$KDC_DIR/$user.ccache" >&2 || exit 1
   echo "export KRB5CCNAME=$KDC_DIR/$user.ccache"
 }

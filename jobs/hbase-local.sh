@@ -11,6 +11,7 @@
 #                   var/hbase (data, kept across restarts), var/conf/hbase-site.xml (what jobs and
 #                   other clients use), var/log/hbase.log, var/run/hbase.pid
 #   REKEY_HBASE_HEAP  heap of the HBase JVM (default 2g)
+#   REKEY_DAEMON_OPTS more JVM options for it (none)
 #
 # Local HBase has no hsync on the local filesystem: a crash can lose the last writes. Use it for
 # trials and demos, never for data you cannot regenerate.
@@ -76,7 +77,7 @@ client_settings() {
 
 probe() {
   # Our own status command: master up, a live region server, meta readable.
-  java $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
+  java $REKEY_HELPER_JVM $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
     -cp "$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" \
     "$REKEY_MAIN" status --hbase-conf "$CONF" "$@"
 }
@@ -106,7 +107,7 @@ start() {
   # instead of copying them twice, and that sets permissions without starting a chmod process
   # per file (see io.rekey.local.RenamingLocalFileSystem).
   # shellcheck disable=SC2046
-  nohup java -Xmx${REKEY_HBASE_HEAP:-2g} $(rekey_jvm_flags) \
+  nohup java -Xmx${REKEY_HBASE_HEAP:-2g} $(rekey_jvm_flags) $(rekey_daemon_opts) \
     -Dhbase.log.dir="$LOGS" -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$CONF:$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" \
     org.apache.hadoop.hbase.master.HMaster -D fs.file.impl=io.rekey.local.RenamingLocalFileSystem \
@@ -145,7 +146,7 @@ stop() {
   fi
   echo "stopping local HBase (pid $pid)..."
   # A clean cluster shutdown closes regions, which flushes what is in memory to HFiles.
-  java $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
+  java $REKEY_HELPER_JVM $(rekey_jvm_flags) -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$CONF:$(cat "$REKEY_TARGET/runtime-classpath.txt")" \
     org.apache.hadoop.hbase.master.HMaster stop --shutDownCluster >>"$LOG" 2>&1 || true
   local waited=0

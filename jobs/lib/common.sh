@@ -77,6 +77,15 @@ rekey_spark_classpath() { rekey_resolved_classpath spark-runtime; }
 
 rekey_jvm_flags() { cat "$REKEY_TARGET/jvm-flags.txt"; }
 
+# The JVM settings of the scripts' own helpers (readiness probes, admin requests, the KDC, the YARN
+# admission watch): each lives seconds and does little, so C2's compiling and G1's threads would
+# cost more CPU than they save.
+REKEY_HELPER_JVM="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+
+# Extra JVM options for the daemons jobs/cluster-local.sh and jobs/hbase-local.sh start
+# ($REKEY_DAEMON_OPTS; the tests give C1 alone to their short-lived clusters).
+rekey_daemon_opts() { printf '%s' "${REKEY_DAEMON_OPTS:-}"; }
+
 # When no cluster is named, use the local HBase's settings if jobs/hbase-local.sh wrote them.
 rekey_default_hbase_conf() {
   if [ -z "${HBASE_CONF_DIR:-}" ] && [ -f "$REKEY_VAR/conf/hbase-site.xml" ]; then
@@ -251,7 +260,8 @@ rekey_submit() {
   [ -n "${HADOOP_CONF_DIR:-}" ] && cp="$HADOOP_CONF_DIR:$cp"
   reason=$(mktemp) summary=$(mktemp)
   mkdir -p "$(dirname "$log")"
-  java -Xmx256m -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
+  # shellcheck disable=SC2086
+  java -Xmx256m $REKEY_HELPER_JVM -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
     -Drekey.log.file="$log" -cp "$cp" \
     io.rekey.cli.YarnAdmissionWatch "$REKEY_YARN_TAG" "$(rekey_spark_setting spark.rekey.yarn.admissionTimeout)" \
     > "$reason" 2>/dev/null &

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.testing.ChildJvm;
 import io.rekey.testing.LongTier;
+import io.rekey.testing.PseudoCluster;
 import io.rekey.testing.Scripts;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -49,7 +50,8 @@ class HBaseKilledDuringCreateIT {
             "REKEY_ZK_PORT", Integer.toString(freePort()),
             "REKEY_MASTER_PORT", Integer.toString(freePort()),
             "REKEY_RS_PORT", Integer.toString(freePort()),
-            "REKEY_HBASE_HEAP", "768m");
+            "REKEY_HBASE_HEAP", "768m",
+            "REKEY_DAEMON_OPTS", PseudoCluster.SHORT_LIVED_JVM);
     List<String> hbase = List.of("bash", "jobs/hbase-local.sh");
     try {
       Scripts.Finished start = Scripts.run(env, 240, concat(hbase, "start"));

@@ -3,6 +3,7 @@ package io.rekey.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.testing.LongTier;
+import io.rekey.testing.PseudoCluster;
 import io.rekey.testing.Scripts;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -47,7 +48,9 @@ class HBaseLocalScriptIT {
             "REKEY_RS_PORT",
             Integer.toString(freePort()),
             "REKEY_HBASE_HEAP",
-            "768m");
+            "768m",
+            "REKEY_DAEMON_OPTS",
+            PseudoCluster.SHORT_LIVED_JVM);
     try {
       Scripts.Finished start = script(env, "start");
       assertThat(start.exit()).as(start.output()).isZero();

@@ -17,9 +17,10 @@ public final class PseudoCluster {
   private PseudoCluster() {}
 
   /**
-   * The JIT setting of the tests' Spark JVMs (drivers, ApplicationMasters, executors): each lives
-   * seconds over a few thousand rows, where C2's compiling costs more CPU than it wins back: with
-   * C1 alone a client-mode audit of 1,500 rows on YARN took 31 CPU-seconds instead of 50.
+   * The JIT setting of the tests' Spark JVMs (drivers, ApplicationMasters, executors) and of their
+   * cluster's daemons: each lives seconds (the daemons minutes) over a few thousand rows, where
+   * C2's compiling costs more CPU than it wins back: with C1 alone a client-mode audit of 1,500
+   * rows on YARN took 31 CPU-seconds instead of 50.
    */
   public static final String SHORT_LIVED_JVM = "-XX:TieredStopAtLevel=1";
 
@@ -27,7 +28,8 @@ public final class PseudoCluster {
    * The environment of a cluster in {@code dir/cluster} on ports from {@code base}, its daemons
    * sized small, with spark-submit pointed at its YARN and its driver bound where the daemons on
    * 127.0.0.1 reach it, and the launcher giving every Spark JVM {@link #SHORT_LIVED_JVM} (through
-   * the default Java options, which the launcher and a test's own options add to).
+   * the default Java options, which the launcher and a test's own options add to), as the script
+   * gives its daemons.
    */
   public static Map<String, String> env(Path dir, int base) {
     Map<String, String> env = new HashMap<>();
@@ -35,6 +37,7 @@ public final class PseudoCluster {
     env.put("REKEY_CLUSTER_PORT_BASE", Integer.toString(base));
     env.put("REKEY_VAR", dir.resolve("var").toString());
     env.put("REKEY_HBASE_HEAP", "768m");
+    env.put("REKEY_DAEMON_OPTS", SHORT_LIVED_JVM);
     env.put("HADOOP_CONF_DIR", dir.resolve("cluster/conf").toString());
     env.put("SPARK_LOCAL_IP", "127.0.0.1");
     env.put(
