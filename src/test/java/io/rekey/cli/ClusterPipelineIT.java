@@ -27,6 +27,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The whole pipeline as a cluster user runs it: {@code jobs/cluster-local.sh} starts HDFS,
@@ -43,13 +45,15 @@ import org.junit.jupiter.api.io.TempDir;
  * container larger than YARN allows). Every command on YARN is {@link SecureClusterIT}'s, on the
  * Kerberized cluster, as an ordinary user.
  *
- * <p>Not part of the default {@code mvn -B verify} (it takes about 12 minutes on its own): {@code
- * mvn -B verify -Plong} runs it with the rest of the long tier, as {@code .ci/run} does after the
- * default suite ({@code -Pcluster} runs it alone). Its one test runs past the ITs' default bound of
- * 10 minutes: it has its own.
+ * <p>Not part of the default {@code mvn -B verify} (it takes about 9 minutes on its own): {@code
+ * mvn -B verify -Plong} runs it alongside the rest of the long tier (concurrently, where JUnit runs
+ * in parallel: nothing of it is in the test JVM), as {@code .ci/run} does after the default suite
+ * ({@code -Pcluster} runs it alone). Its one test runs past the ITs' default bound of 10 minutes:
+ * it has its own.
  */
 @LongTier
 @Timeout(value = 45, unit = TimeUnit.MINUTES)
+@Execution(ExecutionMode.CONCURRENT)
 class ClusterPipelineIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String SOURCE_KEY = "text: ts:long + '_' + sender + '_' + msgid";
