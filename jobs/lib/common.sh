@@ -260,7 +260,6 @@ rekey_submit() {
   [ -n "${HADOOP_CONF_DIR:-}" ] && cp="$HADOOP_CONF_DIR:$cp"
   reason=$(mktemp) summary=$(mktemp)
   mkdir -p "$(dirname "$log")"
-  # shellcheck disable=SC2086
   java -Xmx256m $REKEY_HELPER_JVM -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2.properties" \
     -Drekey.log.file="$log" -cp "$cp" \
     io.rekey.cli.YarnAdmissionWatch "$REKEY_YARN_TAG" "$(rekey_spark_setting spark.rekey.yarn.admissionTimeout)" \
