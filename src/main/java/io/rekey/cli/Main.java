@@ -1,5 +1,6 @@
 package io.rekey.cli;
 
+import io.rekey.common.FindingsFound;
 import io.rekey.common.JsonResult;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.AccessDenied;

@@ -1,5 +1,6 @@
 package io.rekey.cli;
 
+import io.rekey.common.FindingsFound;
 import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;

@@ -1,6 +1,6 @@
 package io.rekey.cli;
 
-import io.rekey.common.RekeyException;
+import io.rekey.common.FindingsFound;
 import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
@@ -36,7 +36,8 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
 
   @Override
   public Set<ExitCode> exitCodes() {
-    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY);
+    return EnumSet.of(
+        ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY, ExitCode.FINDINGS);
   }
 
   @Override
@@ -95,13 +96,19 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
       RepairResult result = new RepairJob(sc, connection, conf, options).execute();
       context.emit(RekeyText.repair(result), result);
       if (result.verify() != null && !result.verify().matches()) {
-        throw new RekeyException(
+        throw new FindingsFound(
             "the verify after the repair found "
                 + result.verify().differingRegions()
                 + " target region(s) that still differ"
                 + (result.cellsMasked() > 0
                     ? ": " + RekeyText.masked(result)
                     : " (the source changed while it ran?): run the repair again"));
+      }
+      if (result.verify() != null
+          && !result.verify().unmapped().acknowledged(options.acceptUnmapped())) {
+        throw new FindingsFound(
+            "every mapped row matches, but "
+                + result.verify().unmapped().refusal(options.acceptUnmapped()));
       }
       return ExitCode.OK;
     }

@@ -1,5 +1,6 @@
 package io.rekey.cli;
 
+import io.rekey.common.FindingsFound;
 import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
@@ -114,6 +115,12 @@ final class RekeySyncCommand implements Command<SyncOptions> {
                   + result.firstWrittenAfterStop()
                   + "): writers have not stopped; do not switch. Stop them, then run 'rekey sync"
                   + " --final' again with --writes-stopped-at after their last write");
+        }
+        if (result.verdict() != null && result.verdict().matches()) {
+          throw new FindingsFound(
+              "every mapped row matches, but "
+                  + result.verdict().unmapped().refusal(result.acceptedUnmapped())
+                  + "; do not switch yet");
         }
         throw new FindingsFound(
             "the final comparison found "

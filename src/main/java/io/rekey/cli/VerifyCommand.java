@@ -1,5 +1,6 @@
 package io.rekey.cli;
 
+import io.rekey.common.FindingsFound;
 import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.RunFiles;
@@ -92,6 +93,10 @@ final class VerifyCommand implements Command<VerifyOptions> {
             "the target differs from the source in "
                 + result.differingRegions()
                 + " region(s), listed above");
+      }
+      if (!result.unmapped().acknowledged(options.acceptUnmapped())) {
+        throw new FindingsFound(
+            "every mapped row matches, but " + result.unmapped().refusal(options.acceptUnmapped()));
       }
       return ExitCode.OK;
     }

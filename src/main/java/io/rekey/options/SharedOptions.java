@@ -42,6 +42,16 @@ public final class SharedOptions {
               Long.MAX_VALUE)
           .withDefault(0L);
 
+  public static final OptionDef<Long> ACCEPT_UNMAPPED =
+      OptionDef.number(
+          "accept-unmapped",
+          "N",
+          "acknowledge exactly N source rows that the key mapping cannot place (a key-bound column"
+              + " deleted, a value the layout refuses): a match of every other row may then stand"
+              + " as the verdict; refused when the count found is not N",
+          0,
+          Long.MAX_VALUE);
+
   private SharedOptions() {}
 
   /** The mapping the two specs describe; a spec that cannot be used names its option. */

@@ -58,6 +58,19 @@ public final class CellVisibility {
     return newest == null ? null : CellUtil.cloneValue(newest);
   }
 
+  /**
+   * Whether a normal read as of {@code below} returns any cell of a row's raw cells: a Put stamped
+   * below it that no marker stamped below it hides.
+   */
+  public static boolean anyVisible(Cell[] rawCells, long below) {
+    for (Cell c : rawCells) {
+      if (c.getType() == Cell.Type.Put && c.getTimestamp() < below && !hidden(rawCells, c, below)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static boolean hidden(Cell[] cells, Cell put, long below) {
     for (Cell m : cells) {
       if (m.getTimestamp() < below && hides(m, put)) {

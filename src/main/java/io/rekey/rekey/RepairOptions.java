@@ -2,6 +2,7 @@ package io.rekey.rekey;
 
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,8 +13,10 @@ import java.util.List;
  * after), and how far back it looks.
  *
  * @param until compare and repair only cells stamped below this (epoch millis), or null for all
+ * @param acceptUnmapped how many source rows that cannot be mapped the operator acknowledged, or
+ *     null
  */
-public record RepairOptions(RekeyOptions rekey, Long until) {
+public record RepairOptions(RekeyOptions rekey, Long until, Long acceptUnmapped) {
   public static final OptionDef<String> UNTIL =
       OptionDef.text(
           "until",
@@ -25,12 +28,15 @@ public record RepairOptions(RekeyOptions rekey, Long until) {
   public static List<OptionDef<?>> declared() {
     List<OptionDef<?>> out = new ArrayList<>(RekeyOptions.declared());
     out.add(UNTIL);
+    out.add(SharedOptions.ACCEPT_UNMAPPED);
     return out;
   }
 
   public static RepairOptions from(OptionValues values) {
     String until = values.get(UNTIL);
     return new RepairOptions(
-        RekeyOptions.from(values), until == null ? null : Times.parse(UNTIL.name(), until));
+        RekeyOptions.from(values),
+        until == null ? null : Times.parse(UNTIL.name(), until),
+        values.get(SharedOptions.ACCEPT_UNMAPPED));
   }
 }

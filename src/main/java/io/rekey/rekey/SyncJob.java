@@ -1,5 +1,6 @@
 package io.rekey.rekey;
 
+import io.rekey.common.FindingsFound;
 import io.rekey.common.Json;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
@@ -146,7 +147,7 @@ public final class SyncJob {
       // Before anything is written: a final window with writers still writing proves nothing.
       WritesAfterStop early = WritesAfterStop.find(sc, conf, rekey.source(), end);
       if (early.rows() > 0) {
-        throw new RekeyException(early.refusal(rekey.source().getNameAsString(), end));
+        throw new FindingsFound(early.refusal(rekey.source().getNameAsString(), end));
       }
     }
     List<SyncResult.Window> windows = new ArrayList<>();
@@ -191,7 +192,8 @@ public final class SyncJob {
               rekey.batch(),
               rekey.raw(),
               end,
-              rekey.stateTable());
+              rekey.stateTable(),
+              options.acceptUnmapped());
       sc.setJobGroup(
           "verify",
           "rekey sync --final: verify "
@@ -208,7 +210,8 @@ public final class SyncJob {
       }
       if (!verify.matches() && options.repair()) {
         repair =
-            new RepairJob(sc, connection, conf, new RepairOptions(rekey, end))
+            new RepairJob(
+                    sc, connection, conf, new RepairOptions(rekey, end, options.acceptUnmapped()))
                 .repairHoldingLock(staging());
       }
       late = WritesAfterStop.find(sc, conf, rekey.source(), end);
@@ -231,6 +234,7 @@ public final class SyncJob {
         repair,
         late.rows(),
         late.first(),
+        options.acceptUnmapped(),
         skew,
         warnings,
         windows.stream()

@@ -129,6 +129,10 @@ final class SyncMapper
           rowsRejectedProgress.add(1);
           records.reject(rejected.reason(), rejected.detail(), row);
         }
+        // A row that lost its key leaves the keys it had: no stale copy stays in the target.
+        for (WindowMapping.Retired retired : rejected.retired()) {
+          emit(retired.oldKey(), retired.markers());
+        }
         s =
             new SyncStats(
                 sameRow ? 0 : 1,
@@ -139,7 +143,7 @@ final class SyncMapper
                 0,
                 0,
                 0,
-                0,
+                rejected.retiredCells(),
                 0);
       } else if (outcome instanceof WindowMapping.Moved moved) {
         emit(moved.newKey(), moved.wholeRow());

@@ -4,6 +4,7 @@ import io.rekey.hbase.RunState;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,8 @@ import java.util.List;
  * @param end where the last window ends (epoch millis), or null for now minus the safety lag
  * @param write how the windows' cells reach the target
  * @param maxWindowMillis a longer stretch is cut into windows of at most this
+ * @param acceptUnmapped with {@code finalRun}: how many source rows that cannot be mapped the
+ *     operator acknowledged, or null
  */
 public record SyncOptions(
     RekeyOptions rekey,
@@ -26,7 +29,8 @@ public record SyncOptions(
     boolean repair,
     Long end,
     Write write,
-    long maxWindowMillis) {
+    long maxWindowMillis,
+    Long acceptUnmapped) {
   /** How a window's cells reach the target. */
   public enum Write {
     /** Puts for a window of at most {@link SyncJob#AUTO_PUT_CELLS} cells, else HFiles. */
@@ -80,7 +84,15 @@ public record SyncOptions(
   /** Every option of {@code rekey sync}: rekey's, then its own. */
   public static List<OptionDef<?>> declared() {
     List<OptionDef<?>> out = new ArrayList<>(RekeyOptions.declared());
-    out.addAll(List.of(FINAL, REPAIR, WRITES_STOPPED_AT, UNTIL, WRITE, MAX_WINDOW));
+    out.addAll(
+        List.of(
+            FINAL,
+            REPAIR,
+            WRITES_STOPPED_AT,
+            UNTIL,
+            WRITE,
+            MAX_WINDOW,
+            SharedOptions.ACCEPT_UNMAPPED));
     return out;
   }
 
@@ -103,6 +115,13 @@ public record SyncOptions(
           "true",
           "only goes with --final (a repair during the migration is 'rekey repair')");
     }
+    Long accept = values.get(SharedOptions.ACCEPT_UNMAPPED);
+    if (accept != null && !last) {
+      throw InvalidOptionException.of(
+          SharedOptions.ACCEPT_UNMAPPED.name(),
+          String.valueOf(accept),
+          "only goes with --final (the switch is where unmapped rows are acknowledged)");
+    }
     if (until != null && last) {
       throw InvalidOptionException.of(
           UNTIL.name(),
@@ -118,6 +137,12 @@ public record SyncOptions(
           endOption.name(), given, end, rekey.safetyLagMillis(), System.currentTimeMillis());
     }
     return new SyncOptions(
-        rekey, last, values.get(REPAIR), end, values.get(WRITE), values.get(MAX_WINDOW) * 1000);
+        rekey,
+        last,
+        values.get(REPAIR),
+        end,
+        values.get(WRITE),
+        values.get(MAX_WINDOW) * 1000,
+        accept);
   }
 }

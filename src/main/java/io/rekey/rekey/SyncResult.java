@@ -27,6 +27,8 @@ import java.util.List;
  * @param rowsWrittenAfterStop with {@code finalRun}: source rows holding cells stamped at or after
  *     {@code windowTo} once the last window was copied (writers had not stopped)
  * @param firstWrittenAfterStop the first such row, or null
+ * @param acceptedUnmapped with {@code finalRun}: the source rows that cannot be mapped the operator
+ *     acknowledged ({@code --accept-unmapped}), or null
  * @param clockSkewMillis how far the state table's region server's clock was from the driver's
  * @param warnings what the operator must know (delete markers a compaction may purge)
  * @param pressure how far the cluster held the windows' and the repair's writes back (busy answers,
@@ -50,6 +52,7 @@ public record SyncResult(
     RepairResult repair,
     long rowsWrittenAfterStop,
     String firstWrittenAfterStop,
+    Long acceptedUnmapped,
     long clockSkewMillis,
     List<String> warnings,
     Pressure pressure,
@@ -70,11 +73,16 @@ public record SyncResult(
   }
 
   /**
-   * Whether readers and writers can move to the target: a final run whose last comparison matched
-   * and after whose window no source cell was written.
+   * Whether readers and writers can move to the target: a final run whose last comparison matched,
+   * with no source row it could not map (or exactly those the operator acknowledged), and after
+   * whose window no source cell was written.
    */
   public boolean switchSafe() {
-    return finalRun && verdict() != null && verdict().matches() && rowsWrittenAfterStop == 0;
+    return finalRun
+        && verdict() != null
+        && verdict().matches()
+        && verdict().unmapped().acknowledged(acceptedUnmapped)
+        && rowsWrittenAfterStop == 0;
   }
 
   /**

@@ -18,7 +18,8 @@ import java.io.Serializable;
  *     moved row)
  * @param rowsMoved rows whose key changed in the window, written whole under the new key
  * @param cellsMoved cells of those rows written under their new keys (all they store)
- * @param cellsRetired version delete markers written under the moved rows' old keys
+ * @param cellsRetired version delete markers written under the old keys of moved rows and of
+ *     rejected rows that lost their key
  * @param cellsMapped cells of the window written as they were, under the row's key
  */
 public record SyncStats(

@@ -27,7 +27,11 @@ import org.apache.hadoop.hbase.util.Bytes;
  * its old key is deleted there, version by version (so nothing that another row writes to that key
  * at another time is hidden). A row whose key before the window cannot be known any more (the bound
  * column's older value was compacted away, or the family keeps one version) is rejected with that
- * reason: the target may still hold it under its old key.
+ * reason: the target may still hold it under its old key. A row that still holds cells at the
+ * window's end but can no longer be mapped (its bound column was deleted, or now holds a value the
+ * layout refuses) is rejected with the layout's reason, and every key the target may hold it under
+ * is retired as for a move: the target holds no stale copy of it, and the verdicts count it as a
+ * source row that cannot be mapped.
  */
 public final class WindowMapping implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -87,6 +91,13 @@ public final class WindowMapping implements Serializable {
 
     /** The retiring markers written, over every old key. */
     public int retiredCells() {
+      return Retired.cells(retired);
+    }
+  }
+
+  /** A version delete marker under {@code oldKey} for each Put the row stored. */
+  public record Retired(byte[] oldKey, Cell[] markers) {
+    static int cells(List<Retired> retired) {
       int n = 0;
       for (Retired r : retired) {
         n += r.markers().length;
@@ -95,11 +106,25 @@ public final class WindowMapping implements Serializable {
     }
   }
 
-  /** A version delete marker under {@code oldKey} for each Put the row stored. */
-  public record Retired(byte[] oldKey, Cell[] markers) {}
+  /**
+   * The row cannot be written; the reason goes to the rejects file. {@code retired} holds markers
+   * for each key the target may still hold the row under (none when that is unknown, or when the
+   * row never had a key).
+   */
+  public record Rejected(String reason, String detail, List<Retired> retired) implements Outcome {
+    public Rejected {
+      retired = List.copyOf(retired);
+    }
 
-  /** The row cannot be written; the reason goes to the rejects file. */
-  public record Rejected(String reason, String detail) implements Outcome {}
+    Rejected(String reason, String detail) {
+      this(reason, detail, List.of());
+    }
+
+    /** The retiring markers written, over every old key. */
+    public int retiredCells() {
+      return Retired.cells(retired);
+    }
+  }
 
   /**
    * Maps one row.
@@ -143,8 +168,22 @@ public final class WindowMapping implements Serializable {
               + Bytes.toStringBinary(after.key)
               + ")");
     }
+    if (CellVisibility.anyVisible(history, to)) {
+      // The row lives on without a key: it leaves every key it had, and is counted as rejected.
+      List<Retired> retired = new ArrayList<>();
+      for (byte[] old : earlierKeys(row, history, before, null)) {
+        retired.add(new Retired(old, retired(old, history)));
+      }
+      return new Rejected(
+          after.reject.reason().name(),
+          after.reject.detail()
+              + " (the row still holds cells, so it can no longer be placed in the target; its"
+              + " cells there were retired. Give it a value the layout accepts and the next sync"
+              + " writes it, or acknowledge it at the switch with --accept-unmapped)",
+          retired);
+    }
     if (before.key != null) {
-      // Deleted in the window (or its bound column was): the markers go where the row lives.
+      // Deleted in the window: the markers go where the row lived.
       return new Mapped(before.key, window);
     }
     // No key before or after: the row was written and deleted within the window, or never had its

@@ -9,6 +9,7 @@ import io.rekey.rekey.RepairResult;
 import io.rekey.rekey.SyncResult;
 import io.rekey.rekey.SyncStats;
 import io.rekey.verify.RegionDiff;
+import io.rekey.verify.UnmappedRows;
 import io.rekey.verify.VerifyResult;
 import java.time.Instant;
 
@@ -287,12 +288,13 @@ public final class RekeyText {
           String.format(
               "  verify         MATCH: %,d cells in %d regions, same count and digest on both sides (%.1f s)%n",
               v.targetCells(), v.regions(), v.seconds()));
-      return out.toString();
+      return out.append(unmapped(v.unmapped())).toString();
     }
     out.append(
         String.format(
             "  verify         DIFFERENT in %d of %d regions: source maps %,d cells, target holds %,d%n",
             v.differingRegions(), v.regions(), v.sourceCells(), v.targetCells()));
+    out.append(unmapped(v.unmapped()));
     for (RegionDiff d : v.differences()) {
       out.append(
           String.format(
@@ -302,6 +304,27 @@ public final class RekeyText {
               d.end().printable(),
               d.sourceCells(),
               d.targetCells()));
+    }
+    return out.toString();
+  }
+
+  /**
+   * The line that stands beside every verdict: the source rows no region holds, because the mapping
+   * cannot place them, with the first few.
+   */
+  static String unmapped(UnmappedRows u) {
+    StringBuilder out = new StringBuilder();
+    out.append(
+        String.format(
+            "  unmapped       %s%s%n",
+            u.line(),
+            u.rows() == 0
+                ? ""
+                : ": they are in neither side's count. Give them values the layout accepts and"
+                    + " sync, or acknowledge them with --accept-unmapped "
+                    + u.rows()));
+    for (String e : u.examples()) {
+      out.append("      ").append(e.replace('\t', ' ')).append('\n');
     }
     return out.toString();
   }

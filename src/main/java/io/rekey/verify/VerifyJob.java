@@ -119,24 +119,24 @@ public final class VerifyJob {
     byte[][] starts = regionStarts.subList(1, regionStarts.size()).toArray(new byte[0][]);
     RegionPartitioner regions = new RegionPartitioner(starts, 1);
     sc.setJobDescription("verify: digest source cells through the key mapping, per target region");
-    Map<Integer, CellDigest> expected =
+    Map<Integer, RegionSum> expected =
         source
             .mapPartitionsToPair(new MappedDigests(mapping, regions, sourceCounted))
-            .reduceByKey(CellDigest::plus)
+            .reduceByKey(RegionSum::plus)
             .collectAsMap();
     sc.setJobDescription("verify: digest target cells per region");
-    Map<Integer, CellDigest> actual =
+    Map<Integer, RegionSum> actual =
         target
             .mapPartitionsToPair(new MappedDigests(null, regions, targetCounted))
-            .reduceByKey(CellDigest::plus)
+            .reduceByKey(RegionSum::plus)
             .collectAsMap();
     List<RegionDiff> diffs = new ArrayList<>();
     int differing = 0;
     long sourceCells = 0;
     long targetCells = 0;
     for (int r = 0; r < regionStarts.size(); r++) {
-      CellDigest e = expected.getOrDefault(r, CellDigest.EMPTY);
-      CellDigest a = actual.getOrDefault(r, CellDigest.EMPTY);
+      CellDigest e = expected.getOrDefault(r, RegionSum.EMPTY).digest();
+      CellDigest a = actual.getOrDefault(r, RegionSum.EMPTY).digest();
       sourceCells += e.cells();
       targetCells += a.cells();
       if (!e.equals(a)) {
@@ -156,13 +156,27 @@ public final class VerifyJob {
         regionStarts.size(),
         diffs,
         differing,
+        expected.getOrDefault(UNMAPPED, RegionSum.EMPTY).unmapped(),
         (System.nanoTime() - started) / 1e9);
+  }
+
+  /** The key under which the source rows the mapping rejects are tallied. */
+  private static final int UNMAPPED = -1;
+
+  /** One target region's digest, or (under {@link #UNMAPPED}) the rows that have no region. */
+  private record RegionSum(CellDigest digest, UnmappedRows unmapped)
+      implements java.io.Serializable {
+    static final RegionSum EMPTY = new RegionSum(CellDigest.EMPTY, UnmappedRows.NONE);
+
+    RegionSum plus(RegionSum o) {
+      return new RegionSum(digest.plus(o.digest), unmapped.plus(o.unmapped));
+    }
   }
 
   /** Digests per target region; with a mapping, rows are first moved to their new keys. */
   private static final class MappedDigests
       implements PairFlatMapFunction<
-          Iterator<Tuple2<ImmutableBytesWritable, Result>>, Integer, CellDigest> {
+          Iterator<Tuple2<ImmutableBytesWritable, Result>>, Integer, RegionSum> {
     private static final long serialVersionUID = 1L;
     private final KeyMapping mapping;
     private final RegionPartitioner regions;
@@ -175,7 +189,7 @@ public final class VerifyJob {
     }
 
     @Override
-    public Iterator<Tuple2<Integer, CellDigest>> call(
+    public Iterator<Tuple2<Integer, RegionSum>> call(
         Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       TreeMap<Integer, CellDigest> sums = new TreeMap<>();
       MappedRows mapped = new MappedRows(mapping, counted);
@@ -191,8 +205,11 @@ public final class VerifyJob {
         }
         sums.put(region, sum);
       }
-      List<Tuple2<Integer, CellDigest>> out = new ArrayList<>();
-      sums.forEach((k, v) -> out.add(new Tuple2<>(k, v)));
+      List<Tuple2<Integer, RegionSum>> out = new ArrayList<>();
+      sums.forEach((k, v) -> out.add(new Tuple2<>(k, new RegionSum(v, UnmappedRows.NONE))));
+      if (mapped.unmapped().rows() > 0) {
+        out.add(new Tuple2<>(UNMAPPED, new RegionSum(CellDigest.EMPTY, mapped.unmapped())));
+      }
       return out.iterator();
     }
   }

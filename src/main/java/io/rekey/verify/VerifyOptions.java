@@ -18,6 +18,8 @@ import org.apache.hadoop.hbase.TableName;
  * @param raw compare raw: delete markers and the cells they hide count too
  * @param until compare only cells with timestamps below this (epoch millis), or null for all
  * @param stateTable where a migration into the target pinned its mapping (checked when it exists)
+ * @param acceptUnmapped how many source rows that cannot be mapped the operator acknowledged, or
+ *     null
  */
 public record VerifyOptions(
     TableName source,
@@ -27,7 +29,21 @@ public record VerifyOptions(
     int batch,
     boolean raw,
     Long until,
-    String stateTable) {
+    String stateTable,
+    Long acceptUnmapped) {
+  /** Options with no unmapped rows acknowledged. */
+  public VerifyOptions(
+      TableName source,
+      TableName target,
+      KeyMapping mapping,
+      boolean liveScan,
+      int batch,
+      boolean raw,
+      Long until,
+      String stateTable) {
+    this(source, target, mapping, liveScan, batch, raw, until, stateTable, null);
+  }
+
   public static final OptionDef<String> UNTIL =
       OptionDef.text(
           "until",
@@ -47,7 +63,8 @@ public record VerifyOptions(
         ReadOptions.BATCH,
         SharedOptions.RAW,
         UNTIL,
-        RunLock.STATE_TABLE);
+        RunLock.STATE_TABLE,
+        SharedOptions.ACCEPT_UNMAPPED);
   }
 
   public static VerifyOptions from(OptionValues values) {
@@ -61,6 +78,7 @@ public record VerifyOptions(
         values.get(ReadOptions.BATCH).intValue(),
         values.get(SharedOptions.RAW),
         values.get(UNTIL) == null ? null : Times.parse(UNTIL.name(), values.get(UNTIL)),
-        values.get(RunLock.STATE_TABLE));
+        values.get(RunLock.STATE_TABLE),
+        values.get(SharedOptions.ACCEPT_UNMAPPED));
   }
 }

@@ -6,12 +6,16 @@ import java.util.List;
 /**
  * The verdict of comparing a source, through the key mapping, with a target.
  *
+ * <p>A match is a match of every source row the mapping can place: the rows it cannot ({@code
+ * unmapped}) are in no region, and every verdict states them beside itself.
+ *
  * @param matches true when every region's count and digest agree
- * @param sourceCells cells of the source that the mapping keeps (rejected rows left out)
+ * @param sourceCells cells of the source that the mapping keeps (unmapped rows left out)
  * @param targetCells cells the target holds
  * @param regions regions compared
  * @param differences the regions that differ, in key order (at most 100)
  * @param differingRegions how many regions differ
+ * @param unmapped the source rows holding cells that the mapping cannot place, by reason
  * @param seconds wall time of the comparison
  */
 public record VerifyResult(
@@ -21,6 +25,7 @@ public record VerifyResult(
     int regions,
     List<RegionDiff> differences,
     int differingRegions,
+    UnmappedRows unmapped,
     double seconds)
     implements JsonResult {
   public VerifyResult {

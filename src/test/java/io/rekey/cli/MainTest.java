@@ -71,7 +71,7 @@ class MainTest {
         Map.of(
             "rekey", "34",
             "rekey sync", "34",
-            "rekey repair", "3",
+            "rekey repair", "34",
             "verify", "4",
             "audit", "4",
             "index build", "3",

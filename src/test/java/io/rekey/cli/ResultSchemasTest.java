@@ -69,6 +69,7 @@ class ResultSchemasTest {
             List.of(
                 new RegionDiff(1, KeyText.of(new byte[] {1}), KeyText.of(new byte[] {2}), 5, 4)),
             1,
+            io.rekey.verify.UnmappedRows.NONE,
             1.5);
     ObjectNode json = Json.mapper().valueToTree(result);
     assertThat(ResultSchemas.violations("verify", json)).isEmpty();

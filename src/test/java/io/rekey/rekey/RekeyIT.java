@@ -130,6 +130,22 @@ class RekeyIT extends OnMiniCluster {
     return out;
   }
 
+  /** The source rows a normal read returns whose key the mapping rejects. */
+  static List<String> unmappedRows(TableName source, KeyMapping mapping) throws Exception {
+    List<String> out = new ArrayList<>();
+    try (Table t = connection.getTable(source);
+        ResultScanner s = t.getScanner(new Scan())) {
+      for (Result r : s) {
+        try {
+          mapping.map(r.getRow(), (f, q) -> r.getValue(b(f), b(q)));
+        } catch (io.rekey.keys.KeyReject e) {
+          out.add(org.apache.hadoop.hbase.util.Bytes.toString(r.getRow()));
+        }
+      }
+    }
+    return out;
+  }
+
   static List<String> actual(TableName target) throws Exception {
     List<String> cells = TestTables.cells(target);
     cells.sort(null);

@@ -49,6 +49,7 @@ class SyncIT extends OnMiniCluster {
   static final String SALTED = "salt(4, user) + user + reverse_ts(ts) + order";
   static final String BOUND_SOURCE = "text: ts:long + '_' + order ; sender = m:sender";
   static final String BY_SENDER = "sender + reverse_ts(ts) + order";
+  static final String TEXT_BY_SENDER = "text: sender + '_' + reverse_ts(ts) + '_' + order";
   static final long LAG_MILLIS = 2_000;
   static final String PURGE_DELETES = "hbase.hstore.time.to.purge.deletes";
 
@@ -380,6 +381,100 @@ class SyncIT extends OnMiniCluster {
         .isTrue();
   }
 
+  /**
+   * Issue 52, item 1: a live row that loses its key-bound column (or takes a value the layout
+   * refuses) is a rejected row of the sync, leaves its old target key, and is counted beside every
+   * verdict: the final sync says "switch" only once exactly those rows are acknowledged.
+   */
+  @Test
+  void aRowThatCanNoLongerBeMappedIsRejectedRetiredAndBlocksTheSwitchUntilAcknowledged()
+      throws Exception {
+    TableName source = messages("sync_unmapped_src", 3);
+    OptionValues v = values("sync_unmapped_src", "sync_unmapped_dst", BOUND_SOURCE, TEXT_BY_SENDER);
+    rekey(v);
+    String lost = row(source, 3);
+    String refused = row(source, 6);
+    long now = System.currentTimeMillis();
+    try (Table t = connection.getTable(source)) {
+      t.delete(new Delete(b(lost)).addColumns(b("m"), b("sender"), now));
+      // A sender holding the text layout's separator could not be read back: refused.
+      t.put(new Put(b(refused)).addColumn(b("m"), b("sender"), now, b("a_b")));
+    }
+    Thread.sleep(LAG_MILLIS + 300);
+    assertThatThrownBy(() -> sync(v))
+        .isInstanceOf(RekeyException.class)
+        .hasMessageContaining("2 rows could not be mapped, more than --max-rejects 0");
+
+    SyncResult r = sync(v.with("max-rejects", "2"));
+    assertThat(r.totals().rowsRejected()).isEqualTo(2);
+    assertThat(r.totals().addsUp()).isTrue();
+    // Each row's two stored Puts (three for the refused one: its new sender too) retired under
+    // the key it had.
+    assertThat(r.totals().cellsRetired()).isEqualTo(5);
+    assertThat(r.rejectExamples()).hasSize(2);
+    TableName target = TableName.valueOf("sync_unmapped_dst");
+    assertThat(TestTables.cells(target))
+        .noneMatch(c -> c.contains("_o3/") || c.contains("_o6/"))
+        .noneMatch(c -> c.contains("body 3") || c.contains("body 6"));
+
+    long stoppedAt = System.currentTimeMillis() - LAG_MILLIS - 100;
+    OptionValues last =
+        v.with("final", "true")
+            .with("repair", "true")
+            .with("writes-stopped-at", String.valueOf(stoppedAt));
+    SyncResult unacknowledged = sync(last);
+    assertThat(unacknowledged.verdict().matches()).isTrue();
+    assertThat(unacknowledged.verdict().unmapped().rows()).isEqualTo(2);
+    assertThat(unacknowledged.switchSafe()).isFalse();
+    assertThat(text(unacknowledged))
+        .contains("unmapped       2 source rows cannot be mapped (")
+        .doesNotContain("can be switched");
+    // Nothing of the two rows was written back or deleted again by the repair.
+    assertThat(unacknowledged.repair()).isNull();
+
+    assertThat(sync(last.with("accept-unmapped", "1")).switchSafe()).isFalse();
+    SyncResult acknowledged = sync(last.with("accept-unmapped", "2"));
+    assertThat(acknowledged.switchSafe()).isTrue();
+    assertThat(text(acknowledged)).contains("can be switched");
+
+    // Independently: every source row that maps is in the target cell for cell, and the two that
+    // do not map are the ones the verdict counted.
+    KeyMapping mapping = KeyMapping.parse(BOUND_SOURCE, TEXT_BY_SENDER);
+    assertThat(RekeyIT.actual(target)).isEqualTo(RekeyIT.expected(source, mapping));
+    assertThat(RekeyIT.unmappedRows(source, mapping)).containsExactlyInAnyOrder(lost, refused);
+
+    // The command line: exit 4 and the one line, then 0 once acknowledged.
+    String[] args = {
+      "rekey",
+      "sync",
+      "--source",
+      "sync_unmapped_src",
+      "--target",
+      "sync_unmapped_dst",
+      "--source-key",
+      BOUND_SOURCE,
+      "--target-key",
+      TEXT_BY_SENDER,
+      "--state-table",
+      STATE,
+      "--safety-lag",
+      String.valueOf(LAG_MILLIS / 1000),
+      "--allow-short-lag",
+      "--final",
+      "--writes-stopped-at",
+      String.valueOf(stoppedAt)
+    };
+    CliRun refusedRun = CliRun.of(onCluster(args));
+    assertThat(refusedRun.exit()).as(refusedRun.toString()).isEqualTo(ExitCode.FINDINGS);
+    assertThat(refusedRun.err())
+        .contains(
+            "every mapped row matches, but 2 source rows cannot be mapped", "--accept-unmapped 2");
+    List<String> acknowledging = new ArrayList<>(List.of(args));
+    acknowledging.addAll(List.of("--accept-unmapped", "2"));
+    CliRun acknowledgedRun = CliRun.of(onCluster(acknowledging.toArray(new String[0])));
+    assertThat(acknowledgedRun.exit()).as(acknowledgedRun.toString()).isEqualTo(ExitCode.OK);
+  }
+
   @Test
   void aRowWhoseOldKeyIsNoLongerStoredIsRejectedCountedAndBlocksTheWatermarkUnlessAllowed()
       throws Exception {
@@ -491,6 +586,17 @@ class SyncIT extends OnMiniCluster {
     assertThat(none.err().lines().findFirst().orElseThrow())
         .startsWith(
             "error: --table is 'sync_no_such_dst' but has no state: " + STATE + " holds nothing");
+  }
+
+  /** {@code args} as a command line against the mini cluster, on the test JVM's Spark session. */
+  private static String[] onCluster(String... args) {
+    SparkLocal.context();
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--zk", MiniHBase.zkQuorum()));
+    MiniHBase.settings()
+        .properties()
+        .forEach((k, v) -> all.addAll(List.of("--hbase-set", k + "=" + v)));
+    return all.toArray(new String[0]);
   }
 
   private static CliRun state(String table, String... more) {

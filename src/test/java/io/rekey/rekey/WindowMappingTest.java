@@ -197,6 +197,42 @@ class WindowMappingTest {
   }
 
   @Test
+  void aRowThatLosesItsBoundColumnButKeepsCellsIsRejectedAndLeavesItsOldKey() throws Exception {
+    KeyMapping m = KeyMapping.parse(BOUND, "sender + reverse_ts(ts) + msgid");
+    WindowMapping w = new WindowMapping(m, FROM, TO);
+    Cell[] history =
+        row(
+            put("sender", 500, "ann"),
+            put("body", 500, "a"),
+            marker("sender", 1_500, KeyValue.Type.DeleteColumn));
+    WindowMapping.Outcome o = w.map(ROW, within(history, FROM, TO), history);
+    assertThat(o).isInstanceOf(WindowMapping.Rejected.class);
+    WindowMapping.Rejected r = (WindowMapping.Rejected) o;
+    assertThat(r.reason()).isEqualTo("FIELD_MISSING");
+    assertThat(r.detail()).contains("still holds cells", "--accept-unmapped");
+    assertThat(r.retired())
+        .singleElement()
+        .satisfies(old -> assertThat(old.oldKey()).isEqualTo(key(m, "ann")));
+    assertThat(r.retiredCells()).isEqualTo(2);
+  }
+
+  @Test
+  void aRowWhoseBoundColumnTakesAValueTheLayoutRefusesIsRejectedAndLeavesItsOldKey()
+      throws Exception {
+    KeyMapping m = KeyMapping.parse(BOUND, "sender + '_' + msgid");
+    WindowMapping w = new WindowMapping(m, FROM, TO);
+    Cell[] history =
+        row(put("sender", 500, "ann"), put("body", 500, "a"), put("sender", 1_500, "a_b"));
+    WindowMapping.Rejected r =
+        (WindowMapping.Rejected) w.map(ROW, within(history, FROM, TO), history);
+    assertThat(r.reason()).isEqualTo("SEPARATOR_IN_VALUE");
+    assertThat(r.retired())
+        .extracting(WindowMapping.Retired::oldKey)
+        .containsExactly(key(m, "ann"));
+    assertThat(r.retiredCells()).isEqualTo(3);
+  }
+
+  @Test
   void visibilityFollowsEachKindOfMarkerBelowTheTime() {
     byte[] m = b("m");
     byte[] q = b("sender");

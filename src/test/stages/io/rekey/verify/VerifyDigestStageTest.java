@@ -135,4 +135,24 @@ class VerifyDigestStageTest extends StageTest {
         .satisfies(d -> assertThat(d.region()).isZero())
         .satisfies(d -> assertThat(d.targetCells()).isEqualTo(d.sourceCells()));
   }
+
+  @Test
+  void sourceRowsTheMappingCannotPlaceAreCountedByReasonBesideTheMatchOfTheOthers() {
+    List<List<StageTest.CellSpec>> source = new ArrayList<>(SOURCE);
+    source.add(List.of(put("not-a-key", "m:body", 10, "?")));
+    source.add(List.of(put("x_bob_m4", "m:body", 20, "?"), put("x_bob_m4", "m:to", 20, "?")));
+    VerifyResult r =
+        new VerifyJob(jsc(), MAPPING, REGIONS).compare(rows(2, source), rows(3, copied(c -> c)));
+    assertThat(r.matches()).isTrue();
+    assertThat(r.sourceCells()).isEqualTo(5);
+    assertThat(r.unmapped().rows()).isEqualTo(2);
+    assertThat(r.unmapped().byReason())
+        .containsEntry("SOURCE_MISMATCH", 1L)
+        .containsEntry("NOT_A_NUMBER", 1L);
+    assertThat(r.unmapped().examples()).hasSize(2).anyMatch(e -> e.startsWith("x_bob_m4 "));
+    assertThat(r.unmapped().acknowledged(null)).isFalse();
+    assertThat(r.unmapped().acknowledged(2L)).isTrue();
+
+    assertThat(compare(copied(c -> c)).unmapped()).isEqualTo(UnmappedRows.NONE);
+  }
 }
