@@ -286,15 +286,39 @@ public final class TableAdmin {
    * HBase 2.5 can lose a lock's wake-up and hold it until its procedure times out. A scheduled
    * audit or index update then waits that out instead of failing the run. On a secure cluster it
    * returns once the job's user can read the snapshot (see {@link
-   * GrantCheck#awaitSnapshotReadable}).
+   * GrantCheck#awaitSnapshotReadable}); when that wait fails, the snapshot is deleted before the
+   * failure is passed on, so that no refusal leaves one behind.
    */
   public void snapshot(TableName table, String name) {
+    take(table, name);
+    try {
+      GrantCheck.awaitSnapshotReadable(connection.getConfiguration(), name);
+    } catch (IOException | RuntimeException e) {
+      deleteSnapshotAfter(name, e);
+      throw new RekeyException(
+          "cannot read snapshot " + name + " of " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Deletes a snapshot that a failed job took, keeping the failure the job reports: a delete that
+   * fails too is added to it, not thrown in its place.
+   */
+  public void deleteSnapshotAfter(String name, Throwable failure) {
+    try {
+      deleteSnapshot(name);
+    } catch (RuntimeException e) {
+      failure.addSuppressed(e);
+      LOG.warn("could not delete snapshot {} after a failure: {}", name, e.getMessage());
+    }
+  }
+
+  private void take(TableName table, String name) {
     long othersUntil = System.nanoTime() + OTHER_SNAPSHOT_WAIT.toNanos();
     int attempt = 0;
     while (true) {
       try (Admin admin = connection.getAdmin()) {
         admin.snapshot(name, table);
-        GrantCheck.awaitSnapshotReadable(connection.getConfiguration(), name);
         return;
       } catch (IOException e) {
         if (isOtherSnapshotRunning(e) && System.nanoTime() < othersUntil) {

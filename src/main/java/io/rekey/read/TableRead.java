@@ -75,16 +75,25 @@ public final class TableRead implements AutoCloseable {
             + table.getNameAsString().replace(':', '_')
             + "-"
             + System.currentTimeMillis();
-    new TableAdmin(connection).snapshot(table, snapshot);
+    TableAdmin admin = new TableAdmin(connection);
+    admin.snapshot(table, snapshot);
     Path restore = new Path(staging, "restore-" + snapshot);
-    return new TableRead(
-        connection,
-        conf,
-        table,
-        SourceReader.fromSnapshot(
-            sc, conf, snapshot, restore, scan, SourceReader.readTasks(SparkCores.of(sc).cores())),
-        snapshot,
-        restore);
+    try {
+      return new TableRead(
+          connection,
+          conf,
+          table,
+          SourceReader.fromSnapshot(
+              sc, conf, snapshot, restore, scan, SourceReader.readTasks(SparkCores.of(sc).cores())),
+          snapshot,
+          restore);
+    } catch (RuntimeException e) {
+      // The restore failed (a wrong hbase.rootdir, a staging filesystem that refuses it): the
+      // snapshot would pin its HFiles in the archive for good.
+      admin.deleteSnapshotAfter(snapshot, e);
+      deleteRestore(conf, restore);
+      throw e;
+    }
   }
 
   /** The snapshot read, or null for a live scan. */

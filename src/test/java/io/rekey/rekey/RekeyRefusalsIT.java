@@ -44,6 +44,48 @@ class RekeyRefusalsIT extends OnMiniCluster {
     return names.stream().filter(n -> n.contains(source)).toList();
   }
 
+  /**
+   * Issue 52, item 4: a snapshot read whose restore fails (here hbase.rootdir names another
+   * directory, as a wrong --hbase-set would) removes the snapshot it took and its restore
+   * directory, for verify as for every job that reads through {@code TableRead}.
+   */
+  @Test
+  void aSnapshotReadWhoseRestoreFailsLeavesNoSnapshotOrRestoreDirectoryBehind() throws Exception {
+    messages("rr_restore_src", 50);
+    job(options("rr_restore_src", "rr_restore_dst", SALTED)).execute();
+    List<String> before = snapshotsOf("rr_restore_src");
+    org.apache.hadoop.conf.Configuration wrong =
+        new org.apache.hadoop.conf.Configuration(RekeyIT.conf);
+    java.nio.file.Path elsewhere = java.nio.file.Files.createTempDirectory("not-the-rootdir");
+    wrong.set("hbase.rootdir", elsewhere.toUri().toString());
+    org.apache.hadoop.fs.Path staging = RunFiles.staging(RekeyIT.conf, null);
+    io.rekey.verify.VerifyOptions verify =
+        new io.rekey.verify.VerifyOptions(
+            TableName.valueOf("rr_restore_src"),
+            TableName.valueOf("rr_restore_dst"),
+            options("rr_restore_src", "rr_restore_dst", SALTED).mapping(),
+            false,
+            1000,
+            false,
+            null,
+            options("rr_restore_src", "rr_restore_dst", SALTED).stateTable(),
+            null);
+    for (int attempt = 0; attempt < 2; attempt++) {
+      assertThatThrownBy(
+              () ->
+                  io.rekey.verify.VerifyJob.tables(
+                      io.rekey.testing.SparkLocal.context(), connection, wrong, verify, staging))
+          .isInstanceOf(RuntimeException.class);
+      assertThat(snapshotsOf("rr_restore_src")).isEqualTo(before);
+    }
+    org.apache.hadoop.fs.FileSystem fs = staging.getFileSystem(RekeyIT.conf);
+    if (fs.exists(staging)) {
+      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(staging)) {
+        assertThat(f.getPath().getName()).doesNotStartWith("restore-rekey-verify-rr_restore_src");
+      }
+    }
+  }
+
   @Test
   void aSecondRunOfTheSameTargetExitsLockedAndTheFirstCompletes() throws Exception {
     TableName source = messages("rr_lock_src", 200);
