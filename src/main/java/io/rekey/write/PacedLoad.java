@@ -44,8 +44,12 @@ import org.slf4j.LoggerFactory;
  * {@link StoreFilesFull}. The throttle also bounds the regions per batch, pauses between batches
  * and loads one family at a time.
  *
- * <p>The region counts are per region, all families together, and the limit is per store: exact for
- * one family, cautious for several.
+ * <p>The limit is per store (a region's family), and so are the counts: each store's files as its
+ * directory lists them ({@link StoreFileCensus#storeFileCounts}, which a compaction's leftovers can
+ * make high for a couple of minutes, never low), capped by the region's total that its server
+ * reports; where the directories cannot be listed, the region's total stands for each of its stores
+ * (cautious). The regions are read again before every batch, so regions a split makes during the
+ * load are paced too.
  */
 final class PacedLoad {
   private static final Logger LOG = LoggerFactory.getLogger(PacedLoad.class);
@@ -88,6 +92,7 @@ final class PacedLoad {
   private final Throttle throttle;
   private Ledger ledger;
   private Pacing pacing = Pacing.NONE;
+  private boolean perStoreUnreadableSaid;
 
   PacedLoad(Configuration conf, TableName table, Path run, Ledger ledger) {
     this.conf = conf;
@@ -111,16 +116,17 @@ final class PacedLoad {
     Path hfiles = RunFiles.hfiles(run);
     try (Connection connection = ConnectionFactory.createConnection(conf);
         Admin admin = connection.getAdmin()) {
-      List<HRegionLocation> regions =
-          connection.getRegionLocator(table).getAllRegionLocations().stream()
-              .sorted((a, b) -> RegionInfo.COMPARATOR.compare(a.getRegion(), b.getRegion()))
-              .toList();
       Map<String, Integer> limits = limits(admin.getDescriptor(table));
       List<Ledger.Entry> left = new ArrayList<>(pending);
       long waitingSince = -1;
       long lastCompactionRequest = 0;
       while (!left.isEmpty()) {
-        Map<String, Integer> files = storeFiles(admin, regions);
+        // Again before every batch: a split during the load makes regions of its own.
+        List<HRegionLocation> regions =
+            connection.getRegionLocator(table).getAllRegionLocations().stream()
+                .sorted((a, b) -> RegionInfo.COMPARATOR.compare(a.getRegion(), b.getRegion()))
+                .toList();
+        StoreFiles files = storeFiles(admin, regions);
         Batch batch = nextBatch(left, regions, files, limits);
         if (batch.entries.isEmpty()) {
           long now = System.currentTimeMillis();
@@ -129,22 +135,25 @@ final class PacedLoad {
             lastCompactionRequest = 0;
             pacing = pacing.plus(new Pacing(0, 1, 0));
             LOG.warn(
-                "bulk load into {} waits: {} has {} store files and takes {} at most before it"
-                    + " blocks writes (hbase.hstore.blockingStoreFiles, one kept for its next"
-                    + " flush); asking for a compaction",
+                "bulk load into {} waits: store {} of region {} has {} store files and takes {} at"
+                    + " most before it blocks writes (hbase.hstore.blockingStoreFiles, one kept for"
+                    + " its next flush); asking for a compaction",
                 table,
-                batch.fullRegion,
-                files.getOrDefault(batch.fullRegion, 0),
+                batch.full.family(),
+                batch.full.region(),
+                files.count(batch.full),
                 batch.fullLimit);
           }
           if (now - waitingSince > throttle.storeFileWaitSeconds() * 1000) {
             throw new StoreFilesFull(
-                "region "
-                    + batch.fullRegion
+                "store "
+                    + batch.full.family()
+                    + " of region "
+                    + batch.full.region()
                     + " of "
                     + table
                     + " still has "
-                    + files.getOrDefault(batch.fullRegion, 0)
+                    + files.count(batch.full)
                     + " store files after "
                     + throttle.storeFileWaitSeconds()
                     + " s (loading more would pass hbase.hstore.blockingStoreFiles "
@@ -216,13 +225,38 @@ final class PacedLoad {
     return c;
   }
 
-  /** A batch: its entries, or when empty, the first region that had no room. */
+  /** A batch: its entries, or when empty, the first store that had no room. */
   private record Batch(
       List<Ledger.Entry> entries,
       int regions,
-      String fullRegion,
+      Store full,
       int fullLimit,
       Set<String> regionsWithoutRoom) {}
+
+  /** One store: a region (printable name) and a family. */
+  record Store(String region, String family) {}
+
+  /**
+   * Store files per store: the store directory's count, capped by its region's total from the
+   * region server; the region's total where the directories could not be listed.
+   *
+   * @param regionTotals files per region (printable name), all families, from the servers
+   * @param perStore files per store from the directories, or null when they could not be listed
+   * @param encoded each region's encoded name, by printable name
+   */
+  record StoreFiles(
+      Map<String, Integer> regionTotals,
+      Map<String, Map<String, Integer>> perStore,
+      Map<String, String> encoded) {
+    int count(Store s) {
+      int total = regionTotals.getOrDefault(s.region(), 0);
+      if (perStore == null) {
+        return total;
+      }
+      Map<String, Integer> stores = perStore.get(encoded.get(s.region()));
+      return stores == null ? total : Math.min(total, stores.getOrDefault(s.family(), 0));
+    }
+  }
 
   /**
    * The entries to load next, in ledger order: those whose regions keep room, within the throttle's
@@ -231,14 +265,14 @@ final class PacedLoad {
   private Batch nextBatch(
       List<Ledger.Entry> left,
       List<HRegionLocation> regions,
-      Map<String, Integer> files,
+      StoreFiles files,
       Map<String, Integer> limits) {
     List<Ledger.Entry> taken = new ArrayList<>();
-    Map<String, Integer> added = new HashMap<>();
+    Map<Store, Integer> added = new HashMap<>();
     Set<String> batchRegions = new HashSet<>();
     Set<String> withoutRoom = new java.util.TreeSet<>();
     String family = null;
-    String fullRegion = null;
+    Store full = null;
     int fullLimit = 0;
     for (Ledger.Entry e : left) {
       if (throttle.loadPerFamily() && family != null && !family.equals(e.family())) {
@@ -251,19 +285,20 @@ final class PacedLoad {
       if (throttle.loadRegions() > 0 && together.size() > throttle.loadRegions()) {
         continue;
       }
-      String noRoom = null;
+      Store noRoom = null;
       for (String r : spanned) {
-        if (files.getOrDefault(r, 0) + added.getOrDefault(r, 0) + 1 > limit - 1) {
-          noRoom = r;
+        Store s = new Store(r, e.family());
+        if (files.count(s) + added.getOrDefault(s, 0) + 1 > limit - 1) {
+          noRoom = s;
           break;
         }
       }
       if (noRoom != null) {
         if (added.getOrDefault(noRoom, 0) == 0) {
-          withoutRoom.add(noRoom);
+          withoutRoom.add(noRoom.region());
         }
-        if (fullRegion == null) {
-          fullRegion = noRoom;
+        if (full == null) {
+          full = noRoom;
           fullLimit = limit;
         }
         continue;
@@ -272,10 +307,10 @@ final class PacedLoad {
       family = e.family();
       batchRegions.addAll(spanned);
       for (String r : spanned) {
-        added.merge(r, 1, Integer::sum);
+        added.merge(new Store(r, e.family()), 1, Integer::sum);
       }
     }
-    return new Batch(taken, batchRegions.size(), fullRegion, fullLimit, withoutRoom);
+    return new Batch(taken, batchRegions.size(), full, fullLimit, withoutRoom);
   }
 
   /** The regions (printable names) that the entry's rows fall in. */
@@ -296,22 +331,37 @@ final class PacedLoad {
     return out;
   }
 
-  /** Store files per region (by printable name), all families together. */
-  private Map<String, Integer> storeFiles(Admin admin, List<HRegionLocation> regions)
-      throws IOException {
-    Map<String, Integer> files = new HashMap<>();
+  /** Store files per store, from the region servers and the stores' directories. */
+  private StoreFiles storeFiles(Admin admin, List<HRegionLocation> regions) throws IOException {
+    Map<String, Integer> totals = new HashMap<>();
+    Map<String, String> encoded = new HashMap<>();
     Set<ServerName> servers = new HashSet<>();
     for (HRegionLocation l : regions) {
+      encoded.put(l.getRegion().getRegionNameAsString(), l.getRegion().getEncodedName());
       if (l.getServerName() != null) {
         servers.add(l.getServerName());
       }
     }
     for (ServerName server : servers) {
       for (RegionMetrics m : admin.getRegionMetrics(server, table)) {
-        files.put(m.getNameAsString(), m.getStoreFileCount());
+        totals.put(m.getNameAsString(), m.getStoreFileCount());
       }
     }
-    return files;
+    Map<String, Map<String, Integer>> perStore = null;
+    try {
+      perStore = StoreFileCensus.storeFileCounts(conf, table);
+    } catch (IOException | RuntimeException e) {
+      if (!perStoreUnreadableSaid) {
+        perStoreUnreadableSaid = true;
+        LOG.warn(
+            "bulk load into {}: cannot list its stores' files ({}), so each region's store files"
+                + " of all families together count against each family's limit: a table of many"
+                + " families loads in smaller batches",
+            table,
+            e.getMessage());
+      }
+    }
+    return new StoreFiles(totals, perStore, encoded);
   }
 
   /** Each family's blocking store-file count: its own setting, the table's, else the cluster's. */

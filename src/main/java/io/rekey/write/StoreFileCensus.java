@@ -171,6 +171,48 @@ public final class StoreFileCensus {
     }
   }
 
+  /**
+   * How many store files each store of {@code table} holds now, by encoded region name and family,
+   * from the stores' directories (references and links included: HBase counts them too). A file a
+   * compaction replaced stays in its store's directory until HBase's discharger removes it (every
+   * two minutes by default), so a count can run high for that long, never low.
+   */
+  public static Map<String, Map<String, Integer>> storeFileCounts(
+      Configuration conf, TableName table) throws IOException {
+    String root = conf.get(HConstants.HBASE_DIR);
+    if (root == null) {
+      throw new IOException("hbase.rootdir is not set");
+    }
+    Path tableDir =
+        new Path(
+            new Path(
+                new Path(new Path(root), HConstants.BASE_NAMESPACE_DIR),
+                table.getNamespaceAsString()),
+            table.getQualifierAsString());
+    FileSystem fs = tableDir.getFileSystem(conf);
+    Map<String, Map<String, Integer>> out = new HashMap<>();
+    for (FileStatus region : fs.listStatus(tableDir)) {
+      String regionName = region.getPath().getName();
+      if (!region.isDirectory() || regionName.startsWith(".")) {
+        continue;
+      }
+      Map<String, Integer> stores = new HashMap<>();
+      for (FileStatus family : fs.listStatus(region.getPath())) {
+        String name = family.getPath().getName();
+        if (!family.isDirectory() || name.startsWith(".") || name.equals("recovered.edits")) {
+          continue;
+        }
+        int files = 0;
+        for (FileStatus f : fs.listStatus(family.getPath())) {
+          files += f.isDirectory() ? 0 : 1;
+        }
+        stores.put(name, files);
+      }
+      out.put(regionName, stores);
+    }
+    return out;
+  }
+
   private static void list(
       FileSystem fs,
       Path tableDir,

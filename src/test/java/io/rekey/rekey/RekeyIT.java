@@ -424,6 +424,39 @@ class RekeyIT extends OnMiniCluster {
     return out;
   }
 
+  /**
+   * Issue 52, item 5: a table of 16 families, a few cells each, loads. Each target region gets one
+   * HFile per family, 16 in all, as many as HBase's default hbase.hstore.blockingStoreFiles; the
+   * limit is per store, and so is the pacing's count.
+   */
+  @Test
+  void aTableOfSixteenFamiliesLoadsThoughItsRegionsHoldMoreFilesThanOneStoreMay() throws Exception {
+    TableName source = TableName.valueOf("rk_sixteen_src");
+    List<org.apache.hadoop.hbase.client.ColumnFamilyDescriptor> families = new ArrayList<>();
+    for (int f = 0; f < 16; f++) {
+      families.add(ColumnFamilyDescriptorBuilder.of("f" + f));
+    }
+    TestTables.create(
+        source, families.toArray(new org.apache.hadoop.hbase.client.ColumnFamilyDescriptor[0]));
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      Put p = new Put(b((T0 + i) + "_user" + (i % 5) + "_o" + i));
+      for (int f = 0; f < 16; f++) {
+        p.addColumn(b("f" + f), b("q"), T0 + i, b("v" + i + "/" + f));
+      }
+      puts.add(p);
+    }
+    TestTables.put(source, puts);
+    RekeyOptions options = options("rk_sixteen_src", "rk_sixteen_dst", SALTED);
+    RekeyResult result = job(options).execute();
+    assertThat(result.state()).isEqualTo("LOADED");
+    assertThat(result.cellsWritten()).isEqualTo(40 * 16);
+    assertThat(result.stored().proven()).isTrue();
+    assertThat(result.verify().matches()).isTrue();
+    assertThat(actual(TableName.valueOf("rk_sixteen_dst")))
+        .isEqualTo(expected(source, options.mapping()));
+  }
+
   @Test
   void deleteMarkersAreLeftOutByDefaultAndCopiedWithRaw() throws Exception {
     TableName source = TableName.valueOf("rk_del_src");
