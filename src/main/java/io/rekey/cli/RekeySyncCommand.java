@@ -66,7 +66,8 @@ final class RekeySyncCommand implements Command<SyncOptions> {
                 Grant.describe(rekey.source()),
                 Grant.read(rekey.target()),
                 Grant.describe(rekey.target())));
-    if (o.write() != SyncOptions.Write.HFILES) {
+    if (o.write() != SyncOptions.Write.HFILES || o.repair()) {
+      // A repair writes Puts and Deletes whatever the windows use.
       grants.add(Grant.write(rekey.target()));
     }
     if (o.write() != SyncOptions.Write.PUTS) {
@@ -106,6 +107,9 @@ final class RekeySyncCommand implements Command<SyncOptions> {
       SyncResult result = new SyncJob(sc, connection, conf, options).execute();
       context.emit(RekeyText.sync(result), result);
       if (result.finalRun() && !result.switchSafe()) {
+        if (result.sourceChanged() != null) {
+          throw new FindingsFound(result.sourceChanged() + "; do not switch");
+        }
         if (result.rowsWrittenAfterStop() > 0) {
           throw new FindingsFound(
               result.rowsWrittenAfterStop()

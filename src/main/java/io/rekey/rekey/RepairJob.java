@@ -213,7 +213,8 @@ public final class RepairJob {
                   rekey.batch(),
                   false,
                   options.until(),
-                  rekey.stateTable()),
+                  rekey.stateTable(),
+                  options.acceptUnmapped()),
               staging);
     }
     return new RepairResult(

@@ -5,6 +5,7 @@ import io.rekey.common.Json;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.PurgedDeletes;
+import io.rekey.hbase.RegionActivity;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunRecord;
@@ -79,6 +80,7 @@ public final class SyncJob {
   private final SyncOptions options;
   private final RekeyOptions rekey;
   private final RunState state;
+  private Runnable afterLastComparison = () -> {};
 
   public SyncJob(
       JavaSparkContext sc, Connection connection, Configuration conf, SyncOptions options) {
@@ -88,6 +90,15 @@ public final class SyncJob {
     this.options = options;
     this.rekey = options.rekey();
     this.state = new RunState(connection, TableName.valueOf(rekey.stateTable()), rekey.target());
+  }
+
+  /**
+   * Runs {@code action} right after a final sync's last comparison, before its last look at the
+   * source: the one point where a write would escape every comparison (tests inject one there).
+   */
+  SyncJob afterLastComparison(Runnable action) {
+    this.afterLastComparison = action;
+    return this;
   }
 
   /**
@@ -143,6 +154,9 @@ public final class SyncJob {
     warnings.forEach(w -> LOG.warn("rekey sync: {}", w));
     admin.descriptor(rekey.target(), "target");
     long skew = state.requireClockWithin(rekey.safetyLagMillis() / 3);
+    // Read first: any write from here on, whatever its timestamp, changes a region's count.
+    List<RegionActivity> stopped =
+        options.finalRun() ? RegionActivity.of(connection, rekey.source()) : List.of();
     if (options.finalRun()) {
       // Before anything is written: a final window with writers still writing proves nothing.
       WritesAfterStop early = WritesAfterStop.find(sc, conf, rekey.source(), end);
@@ -182,6 +196,7 @@ public final class SyncJob {
     VerifyResult verify = null;
     RepairResult repair = null;
     WritesAfterStop late = WritesAfterStop.NONE;
+    String changed = null;
     if (options.finalRun()) {
       VerifyOptions check =
           new VerifyOptions(
@@ -214,7 +229,13 @@ public final class SyncJob {
                     sc, connection, conf, new RepairOptions(rekey, end, options.acceptUnmapped()))
                 .repairHoldingLock(staging());
       }
+      afterLastComparison.run();
       late = WritesAfterStop.find(sc, conf, rekey.source(), end);
+      changed =
+          WritersStopped.change(
+              rekey.source().getNameAsString(),
+              stopped,
+              RegionActivity.of(connection, rekey.source()));
     }
     long after = Math.max(watermark, before);
     return new SyncResult(
@@ -234,6 +255,7 @@ public final class SyncJob {
         repair,
         late.rows(),
         late.first(),
+        changed,
         options.acceptUnmapped(),
         skew,
         warnings,

@@ -27,6 +27,9 @@ import java.util.List;
  * @param rowsWrittenAfterStop with {@code finalRun}: source rows holding cells stamped at or after
  *     {@code windowTo} once the last window was copied (writers had not stopped)
  * @param firstWrittenAfterStop the first such row, or null
+ * @param sourceChanged with {@code finalRun}: what changed in the source's regions between the
+ *     start of the final sync and its last comparison (a write of any timestamp, a bulk load, a
+ *     split, a move), or null when nothing did
  * @param acceptedUnmapped with {@code finalRun}: the source rows that cannot be mapped the operator
  *     acknowledged ({@code --accept-unmapped}), or null
  * @param clockSkewMillis how far the state table's region server's clock was from the driver's
@@ -52,6 +55,7 @@ public record SyncResult(
     RepairResult repair,
     long rowsWrittenAfterStop,
     String firstWrittenAfterStop,
+    String sourceChanged,
     Long acceptedUnmapped,
     long clockSkewMillis,
     List<String> warnings,
@@ -74,15 +78,16 @@ public record SyncResult(
 
   /**
    * Whether readers and writers can move to the target: a final run whose last comparison matched,
-   * with no source row it could not map (or exactly those the operator acknowledged), and after
-   * whose window no source cell was written.
+   * with no source row it could not map (or exactly those the operator acknowledged), after whose
+   * window no source cell was written, and while which no source region served a write.
    */
   public boolean switchSafe() {
     return finalRun
         && verdict() != null
         && verdict().matches()
         && verdict().unmapped().acknowledged(acceptedUnmapped)
-        && rowsWrittenAfterStop == 0;
+        && rowsWrittenAfterStop == 0
+        && sourceChanged == null;
   }
 
   /**

@@ -211,6 +211,13 @@ public final class RekeyText {
                 Instant.ofEpochMilli(r.windowTo()),
                 r.firstWrittenAfterStop()));
       }
+      if (r.sourceChanged() != null) {
+        out.append("  writers        NOT STOPPED: ").append(r.sourceChanged()).append('\n');
+      } else if (r.rowsWrittenAfterStop() == 0) {
+        out.append(
+            "  writers        stopped: no source region served a write (of any timestamp) or a"
+                + " bulk load, moved or split during the final sync\n");
+      }
       // The one place the verdict is printed: only from a comparison that matched, with no write
       // after the stop.
       if (r.switchSafe()) {

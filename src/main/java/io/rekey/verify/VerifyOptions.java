@@ -31,19 +31,6 @@ public record VerifyOptions(
     Long until,
     String stateTable,
     Long acceptUnmapped) {
-  /** Options with no unmapped rows acknowledged. */
-  public VerifyOptions(
-      TableName source,
-      TableName target,
-      KeyMapping mapping,
-      boolean liveScan,
-      int batch,
-      boolean raw,
-      Long until,
-      String stateTable) {
-    this(source, target, mapping, liveScan, batch, raw, until, stateTable, null);
-  }
-
   public static final OptionDef<String> UNTIL =
       OptionDef.text(
           "until",

@@ -155,7 +155,8 @@ public final class SyncBenchmark {
                                 1000,
                                 false,
                                 null,
-                                STATE),
+                                STATE,
+                                null),
                             RunFiles.staging(conf, null))
                         .targetCells());
         RepairResult[] repaired = new RepairResult[2];

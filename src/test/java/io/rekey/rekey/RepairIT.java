@@ -62,7 +62,8 @@ class RepairIT extends OnMiniCluster {
             1000,
             false,
             until,
-            SyncIT.STATE),
+            SyncIT.STATE,
+            null),
         io.rekey.hbase.RunFiles.staging(RekeyIT.conf, null));
   }
 

@@ -97,7 +97,8 @@ class SyncIT extends OnMiniCluster {
             1000,
             raw,
             null,
-            STATE);
+            STATE,
+            null);
     return VerifyJob.tables(
         SparkLocal.context(),
         connection,
@@ -473,6 +474,96 @@ class SyncIT extends OnMiniCluster {
     acknowledging.addAll(List.of("--accept-unmapped", "2"));
     CliRun acknowledgedRun = CliRun.of(onCluster(acknowledging.toArray(new String[0])));
     assertThat(acknowledgedRun.exit()).as(acknowledgedRun.toString()).isEqualTo(ExitCode.OK);
+  }
+
+  /**
+   * Issue 52, item 3: a writer that stamps its own, past, times and writes after the final sync's
+   * last comparison is caught by the source regions' write counts, which no timestamp fools: a Put
+   * stamped an hour ago, then a bulk load of a cell stamped an hour ago, each injected at that
+   * exact point. The timestamp scan alone sees neither.
+   */
+  @Test
+  void writesStampedInThePastAfterTheLastComparisonRefuseTheSwitch() throws Exception {
+    TableName source = messages("sync_stamped_src", 3);
+    OptionValues v = values("sync_stamped_src", "sync_stamped_dst", BOUND_SOURCE, BY_SENDER);
+    rekey(v);
+    long hourAgo = System.currentTimeMillis() - 3_600_000;
+    long stoppedAt = System.currentTimeMillis() - LAG_MILLIS - 100;
+    SyncOptions last =
+        SyncOptions.from(
+            v.with("final", "true")
+                .with("repair", "true")
+                .with("writes-stopped-at", String.valueOf(stoppedAt))
+                .validate(SyncOptions.declared()));
+    Runnable backfill =
+        () -> {
+          try (Table t = connection.getTable(source)) {
+            t.put(
+                new Put(b((hourAgo + 50) + "_o50"))
+                    .addColumn(b("m"), b("sender"), hourAgo, b("late"))
+                    .addColumn(b("m"), b("body"), hourAgo, b("backfilled")));
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        };
+    SyncResult put = finalSync(last, backfill);
+    assertThat(put.switchSafe()).isFalse();
+    assertThat(put.rowsWrittenAfterStop()).isZero();
+    assertThat(put.sourceChanged())
+        .startsWith("sync_stamped_src changed while the final sync ran: region ")
+        .contains("served 1 write request.");
+    assertThat(text(put)).contains("writers        NOT STOPPED").doesNotContain("can be switched");
+
+    // Run again with nothing injected: the repair writes the backfilled row, and it may switch.
+    SyncResult repaired = finalSync(last, () -> {});
+    assertThat(repaired.repair()).isNotNull();
+    assertThat(repaired.switchSafe()).as(text(repaired)).isTrue();
+    assertThat(text(repaired)).contains("writers        stopped: no source region served a write");
+
+    SyncResult loaded = finalSync(last, () -> bulkLoadOldCell(source, hourAgo));
+    assertThat(loaded.switchSafe()).isFalse();
+    assertThat(loaded.rowsWrittenAfterStop()).isZero();
+    assertThat(loaded.sourceChanged()).contains("served 1 write request.");
+
+    assertThat(finalSync(last, () -> {}).switchSafe()).isTrue();
+    KeyMapping mapping = KeyMapping.parse(BOUND_SOURCE, BY_SENDER);
+    assertThat(RekeyIT.actual(TableName.valueOf("sync_stamped_dst")))
+        .isEqualTo(RekeyIT.expected(source, mapping))
+        .anyMatch(c -> c.contains("backfilled"))
+        .anyMatch(c -> c.contains("bulk loaded"));
+  }
+
+  private static SyncResult finalSync(SyncOptions options, Runnable afterLastComparison) {
+    return new SyncJob(SparkLocal.context(), connection, RekeyIT.conf, options)
+        .afterLastComparison(afterLastComparison)
+        .execute();
+  }
+
+  /** Bulk loads one real HFile into {@code table}: one cell of a new row, stamped {@code ts}. */
+  private static void bulkLoadOldCell(TableName table, long ts) {
+    try {
+      org.apache.hadoop.conf.Configuration conf = RekeyIT.conf;
+      org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.get(conf);
+      org.apache.hadoop.fs.Path dir =
+          new org.apache.hadoop.fs.Path("/tmp/sync-it-bulk-" + System.nanoTime() + "/m");
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "cell");
+      byte[] row = b((ts + 60) + "_o60");
+      try (org.apache.hadoop.hbase.io.hfile.HFile.Writer w =
+          org.apache.hadoop.hbase.io.hfile.HFile.getWriterFactoryNoCache(conf)
+              .withPath(fs, file)
+              .withFileContext(new org.apache.hadoop.hbase.io.hfile.HFileContextBuilder().build())
+              .create()) {
+        w.append(
+            new org.apache.hadoop.hbase.KeyValue(row, b("m"), b("body"), ts, b("bulk loaded")));
+        w.append(new org.apache.hadoop.hbase.KeyValue(row, b("m"), b("sender"), ts, b("bulk")));
+      }
+      java.util.Map<byte[], List<org.apache.hadoop.fs.Path>> family =
+          new java.util.TreeMap<>(org.apache.hadoop.hbase.util.Bytes.BYTES_COMPARATOR);
+      family.put(b("m"), new ArrayList<>(List.of(file)));
+      org.apache.hadoop.hbase.tool.BulkLoadHFiles.create(conf).bulkLoad(table, family);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   @Test
