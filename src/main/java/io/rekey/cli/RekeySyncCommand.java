@@ -120,6 +120,16 @@ final class RekeySyncCommand implements Command<SyncOptions> {
                   + "): writers have not stopped; do not switch. Stop them, then run 'rekey sync"
                   + " --final' again with --writes-stopped-at after their last write");
         }
+        if (result.verdict() != null
+            && result.verdict().matches()
+            && result.verdict().rowsChangedSince() > 0) {
+          throw new FindingsFound(
+              result.verdict().rowsChangedSince()
+                  + " target rows hold cells stamped at or after --writes-stopped-at (first: "
+                  + String.join(", ", result.verdict().changedExamples())
+                  + "), so they were not compared: something wrote them after the stop; do not"
+                  + " switch yet");
+        }
         if (result.verdict() != null && result.verdict().matches()) {
           throw new FindingsFound(
               "every mapped row matches, but "

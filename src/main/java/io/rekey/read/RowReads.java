@@ -9,6 +9,9 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.MultiRowRangeFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 
@@ -34,6 +37,35 @@ public final class RowReads {
     if (keys.isEmpty()) {
       return out;
     }
+    try (ResultScanner s = table.getScanner(scan(keys, raw, 0, below, null))) {
+      for (Result r : s) {
+        out.put(r.getRow(), r.rawCells());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The rows of {@code keys} that hold a cell (a Put or a delete marker) stamped at or after {@code
+   * since}: one cell a row, from the store files the time range does not skip.
+   */
+  public static java.util.TreeSet<byte[]> changedSince(Table table, List<byte[]> keys, long since)
+      throws IOException {
+    java.util.TreeSet<byte[]> out = new java.util.TreeSet<>(Bytes.BYTES_COMPARATOR);
+    if (keys.isEmpty()) {
+      return out;
+    }
+    try (ResultScanner s =
+        table.getScanner(scan(keys, true, since, Long.MAX_VALUE, new FirstKeyOnlyFilter()))) {
+      for (Result r : s) {
+        out.add(r.getRow());
+      }
+    }
+    return out;
+  }
+
+  private static Scan scan(List<byte[]> keys, boolean raw, long from, long below, Filter more)
+      throws IOException {
     List<MultiRowRangeFilter.RowRange> ranges = new ArrayList<>(keys.size());
     byte[] first = null;
     byte[] last = null;
@@ -42,21 +74,15 @@ public final class RowReads {
       first = first == null || Bytes.compareTo(k, first) < 0 ? k : first;
       last = last == null || Bytes.compareTo(k, last) > 0 ? k : last;
     }
-    Scan scan =
-        new Scan()
-            .withStartRow(first)
-            .withStopRow(last, true)
-            .setRaw(raw)
-            .readAllVersions()
-            .setTimeRange(0, below)
-            .setCacheBlocks(false)
-            .setCaching(BATCH)
-            .setFilter(new MultiRowRangeFilter(ranges));
-    try (ResultScanner s = table.getScanner(scan)) {
-      for (Result r : s) {
-        out.put(r.getRow(), r.rawCells());
-      }
-    }
-    return out;
+    Filter rows = new MultiRowRangeFilter(ranges);
+    return new Scan()
+        .withStartRow(first)
+        .withStopRow(last, true)
+        .setRaw(raw)
+        .readAllVersions()
+        .setTimeRange(from, below)
+        .setCacheBlocks(false)
+        .setCaching(BATCH)
+        .setFilter(more == null ? rows : new FilterList(rows, more));
   }
 }

@@ -11,6 +11,7 @@ import io.rekey.hbase.TableAdmin;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import io.rekey.spark.SparkCores;
+import io.rekey.verify.ChangedSince;
 import io.rekey.verify.MigrationDefinition;
 import io.rekey.verify.RowDifferences;
 import io.rekey.verify.Sides;
@@ -114,6 +115,14 @@ public final class RepairJob {
     TableDescriptor target = admin.descriptor(rekey.target(), "target");
     // What reads return is compared and restored; delete markers are the means, not the content.
     Sides sides = Sides.of(admin, rekey.source(), rekey.target(), false, options.until());
+    if (options.until() != null) {
+      // Rows either side changed at or after --until are left alone: as of then they cannot be
+      // read exactly, and writing them could bring back what a later marker deleted.
+      sides =
+          sides.leavingOut(
+              ChangedSince.find(
+                  sc, conf, rekey.source(), rekey.target(), rekey.mapping(), options.until()));
+    }
     int sourceBatch = rekey.mapping().source().columns().isEmpty() ? rekey.batch() : 0;
     Totals totals;
     List<String> examples = new ArrayList<>();
@@ -225,6 +234,7 @@ public final class RepairJob {
         totals.missing,
         totals.different,
         totals.extra,
+        sides.source().leftOut().size(),
         totals.puts,
         totals.deletes,
         totals.masked,

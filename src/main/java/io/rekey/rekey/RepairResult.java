@@ -17,6 +17,8 @@ import java.util.List;
  * @param rowsMissing target rows the source maps cells to and the target lacked
  * @param rowsDifferent target rows holding other cells than the source maps to them
  * @param rowsExtra target rows no source row maps to (deleted in the source, or moved away)
+ * @param rowsChangedSince with {@code until}: target rows left alone because either side holds a
+ *     cell stamped at or after it (what a read shows of them as of then is not knowable)
  * @param cellsPut cells written as Puts with their own timestamps
  * @param cellsDeleted target cells deleted exactly (a version delete each)
  * @param cellsMasked cells that delete markers in the target would hide: not restorable by writing
@@ -37,6 +39,7 @@ public record RepairResult(
     long rowsMissing,
     long rowsDifferent,
     long rowsExtra,
+    long rowsChangedSince,
     long cellsPut,
     long cellsDeleted,
     long cellsMasked,

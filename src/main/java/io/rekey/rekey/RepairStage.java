@@ -139,11 +139,22 @@ final class RepairStage
       sourceKeys.addAll(d.sourceKeys());
       targetKeys.add(d.targetKey());
     }
+    // A row that changed at or after the time since the comparison cannot be fixed as of then:
+    // writing its older cells could bring back what a later marker deleted. It is left alone.
+    Set<byte[]> changedSource =
+        below == Long.MAX_VALUE ? Set.of() : RowReads.changedSince(from, sourceKeys, below);
+    Set<byte[]> changedTarget =
+        below == Long.MAX_VALUE ? Set.of() : RowReads.changedSince(to, targetKeys, below);
     Map<byte[], Cell[]> sourceRows = RowReads.read(from, sourceKeys, sourceCounted.raw(), below);
     Map<byte[], Cell[]> shownRows = RowReads.read(to, targetKeys, targetCounted.raw(), below);
     Map<byte[], Cell[]> rawRows =
         targetCounted.raw() ? shownRows : RowReads.read(to, targetKeys, true, below);
     for (RowDifferences.Differing d : batch) {
+      if (changedTarget.contains(d.targetKey())
+          || d.sourceKeys().stream().anyMatch(changedSource::contains)) {
+        out.add(new Fixed(d.targetKey(), d.kind(), List.of(), 0, 0, 0, null));
+        continue;
+      }
       List<Cell> wanted = new ArrayList<>();
       for (byte[] sk : d.sourceKeys()) {
         Cell[] cells = sourceRows.get(sk);

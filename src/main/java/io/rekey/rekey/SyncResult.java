@@ -86,6 +86,7 @@ public record SyncResult(
         && verdict() != null
         && verdict().matches()
         && verdict().unmapped().acknowledged(acceptedUnmapped)
+        && verdict().rowsChangedSince() == 0
         && rowsWrittenAfterStop == 0
         && sourceChanged == null;
   }

@@ -255,6 +255,13 @@ public final class RekeyText {
     for (String e : r.examples()) {
       out.append("      ").append(e).append('\n');
     }
+    if (r.rowsChangedSince() > 0) {
+      out.append(
+          String.format(
+              "  left alone     %,d target rows changed at or after %s on either side (they cannot"
+                  + " be read as of then); a later repair or sync takes them%n",
+              r.rowsChangedSince(), Instant.ofEpochMilli(r.until())));
+    }
     out.append(
         String.format(
             "  %s %,d cells as Puts with their own timestamps, %,d deleted exactly%s%n",
@@ -295,13 +302,13 @@ public final class RekeyText {
           String.format(
               "  verify         MATCH: %,d cells in %d regions, same count and digest on both sides (%.1f s)%n",
               v.targetCells(), v.regions(), v.seconds()));
-      return out.append(unmapped(v.unmapped())).toString();
+      return out.append(unmapped(v.unmapped())).append(changed(v)).toString();
     }
     out.append(
         String.format(
             "  verify         DIFFERENT in %d of %d regions: source maps %,d cells, target holds %,d%n",
             v.differingRegions(), v.regions(), v.sourceCells(), v.targetCells()));
-    out.append(unmapped(v.unmapped()));
+    out.append(unmapped(v.unmapped())).append(changed(v));
     for (RegionDiff d : v.differences()) {
       out.append(
           String.format(
@@ -313,6 +320,17 @@ public final class RekeyText {
               d.targetCells()));
     }
     return out.toString();
+  }
+
+  /** With a time: the rows left out because they changed at or after it, or nothing. */
+  static String changed(VerifyResult v) {
+    if (v.rowsChangedSince() == 0) {
+      return "";
+    }
+    return String.format(
+        "  not compared   %,d target rows changed at or after the time on either side (first: %s):"
+            + " compare again once they stop changing%n",
+        v.rowsChangedSince(), String.join(", ", v.changedExamples()));
   }
 
   /**

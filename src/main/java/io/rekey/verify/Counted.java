@@ -22,22 +22,29 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
  *
  * @param maxVersions each family's VERSIONS when the side is read raw, or null for a normal read
  * @param markers whether delete markers count (a raw comparison)
+ * @param leftOut the target keys whose rows do not count at all (on the source side, the rows that
+ *     map to them): rows that cannot be compared as of a time ({@link ChangedSince})
  */
-public record Counted(HashMap<String, Integer> maxVersions, boolean markers)
+public record Counted(HashMap<String, Integer> maxVersions, boolean markers, KeySet leftOut)
     implements Serializable {
   /** Every cell a normal read returns. */
   public static Counted everyCell() {
-    return new Counted(null, false);
+    return new Counted(null, false, KeySet.NONE);
   }
 
   /** From a raw read: the markers and the Puts a normal read returns. */
   public static Counted markersAndVisible(TableDescriptor table) {
-    return new Counted(new HashMap<>(CellVisibility.maxVersions(table)), true);
+    return new Counted(new HashMap<>(CellVisibility.maxVersions(table)), true, KeySet.NONE);
   }
 
   /** From a raw read: the Puts a normal read returns, without the markers. */
   public static Counted visible(TableDescriptor table) {
-    return new Counted(new HashMap<>(CellVisibility.maxVersions(table)), false);
+    return new Counted(new HashMap<>(CellVisibility.maxVersions(table)), false, KeySet.NONE);
+  }
+
+  /** The same, with the rows under {@code keys} left out. */
+  public Counted leavingOut(KeySet keys) {
+    return new Counted(maxVersions, markers, keys);
   }
 
   /**

@@ -21,6 +21,7 @@ final class MappedRows {
   private final KeyMapping mapping;
   private final Counted.Filter filter;
   private final boolean raw;
+  private final KeySet leftOut;
   private UnmappedRows unmapped = UnmappedRows.NONE;
   private byte[] lastUnmapped;
 
@@ -31,6 +32,7 @@ final class MappedRows {
     this.mapping = mapping;
     this.filter = counted.filter();
     this.raw = counted.raw();
+    this.leftOut = counted.leftOut();
   }
 
   /** A row under its key in the target's key space, with the cells that count. */
@@ -38,7 +40,8 @@ final class MappedRows {
 
   /**
    * The row, or null when the mapping rejects it (it is then not expected anywhere, and counted in
-   * {@link #unmapped()} when a read returns any of its cells).
+   * {@link #unmapped()} when a read returns any of its cells) or its key is one the comparison
+   * leaves out ({@link Counted#leftOut()}).
    */
   Row map(Result result) {
     // Every cell goes through the filter, in order, whatever becomes of the row.
@@ -58,7 +61,7 @@ final class MappedRows {
         return null;
       }
     }
-    return new Row(key, out);
+    return leftOut.contains(key) ? null : new Row(key, out);
   }
 
   private void tally(byte[] row, List<Cell> counted, KeyReject rejected) {

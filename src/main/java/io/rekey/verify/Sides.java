@@ -20,6 +20,11 @@ public record Sides(Counted source, Counted target, Long until) {
         until);
   }
 
+  /** The same sides with the rows under {@code keys} (target keys) left out of both. */
+  public Sides leavingOut(KeySet keys) {
+    return new Sides(source.leavingOut(keys), target.leavingOut(keys), until);
+  }
+
   /** The source's scan; {@code batch} cells per result (0 for whole rows). */
   public Scan sourceScan(int batch) {
     return below(SourceReader.fullScan(batch, source.raw()));

@@ -87,6 +87,17 @@ public final class VerifyJob {
     }
     Sides sides =
         Sides.of(admin, options.source(), options.target(), options.raw(), options.until());
+    if (options.until() != null) {
+      sides =
+          sides.leavingOut(
+              ChangedSince.find(
+                  sc,
+                  conf,
+                  options.source(),
+                  options.target(),
+                  options.mapping(),
+                  options.until()));
+    }
     // Rows with column-bound fields must arrive whole.
     int sourceBatch = options.mapping().source().columns().isEmpty() ? options.batch() : 0;
     try (TableRead source =
@@ -157,6 +168,8 @@ public final class VerifyJob {
         diffs,
         differing,
         expected.getOrDefault(UNMAPPED, RegionSum.EMPTY).unmapped(),
+        sourceCounted.leftOut().size(),
+        sourceCounted.leftOut().first(UnmappedRows.EXAMPLES),
         (System.nanoTime() - started) / 1e9);
   }
 

@@ -16,6 +16,9 @@ import java.util.List;
  * @param differences the regions that differ, in key order (at most 100)
  * @param differingRegions how many regions differ
  * @param unmapped the source rows holding cells that the mapping cannot place, by reason
+ * @param rowsChangedSince with a time {@code until}: the target rows left out of the comparison
+ *     because either side holds a cell stamped at or after it ({@link ChangedSince}); 0 otherwise
+ * @param changedExamples the first few of them, printable
  * @param seconds wall time of the comparison
  */
 public record VerifyResult(
@@ -26,9 +29,12 @@ public record VerifyResult(
     List<RegionDiff> differences,
     int differingRegions,
     UnmappedRows unmapped,
+    long rowsChangedSince,
+    List<String> changedExamples,
     double seconds)
     implements JsonResult {
   public VerifyResult {
     differences = List.copyOf(differences);
+    changedExamples = List.copyOf(changedExamples);
   }
 }

@@ -70,6 +70,8 @@ class ResultSchemasTest {
                 new RegionDiff(1, KeyText.of(new byte[] {1}), KeyText.of(new byte[] {2}), 5, 4)),
             1,
             io.rekey.verify.UnmappedRows.NONE,
+            0,
+            List.of(),
             1.5);
     ObjectNode json = Json.mapper().valueToTree(result);
     assertThat(ResultSchemas.violations("verify", json)).isEmpty();

@@ -40,7 +40,7 @@ class MappedRowsTest {
 
   private static Counted raw() {
     Map<String, Integer> versions = new HashMap<>(Map.of("m", 3));
-    return new Counted(new HashMap<>(versions), false);
+    return new Counted(new HashMap<>(versions), false, KeySet.NONE);
   }
 
   @Test
