@@ -83,6 +83,7 @@ public final class RekeyPlanner {
     if (targetExists) {
       TableDescriptor target = admin.descriptor(options.target(), "target");
       TableAdmin.requireSameFamilies(source, target);
+      TargetFamilies.require(source, target, mapping);
       familiesFrom = target;
     }
     for (ColumnFamilyDescriptor f : familiesFrom.getColumnFamilies()) {

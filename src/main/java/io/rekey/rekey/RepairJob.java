@@ -111,8 +111,8 @@ public final class RepairJob {
   RepairResult repairHoldingLock(Path staging) {
     long t0 = System.nanoTime();
     TableAdmin admin = new TableAdmin(connection);
-    admin.descriptor(rekey.source(), "source");
     TableDescriptor target = admin.descriptor(rekey.target(), "target");
+    TargetFamilies.require(admin.descriptor(rekey.source(), "source"), target, rekey.mapping());
     // What reads return is compared and restored; delete markers are the means, not the content.
     Sides sides = Sides.of(admin, rekey.source(), rekey.target(), false, options.until());
     if (options.until() != null) {

@@ -56,11 +56,12 @@ import org.slf4j.LoggerFactory;
  * key-bound column changed moved whole), writes them (Puts and Deletes, or HFiles and a bulk load),
  * and moves the watermark after each window. A failed window leaves the watermark at its start, and
  * running a window again writes the same cells again: harmless. {@code --final} proves the writers
- * stopped ({@link WritesAfterStop}, before the last window and after the verdict), copies up to
- * then, verifies every cell below that time and, with {@code --repair}, repairs what differs
- * ({@link RepairJob}) and verifies again. Every sync refuses a mapping other than the copy's and a
- * region server clock too far from the driver's, and warns of delete markers a compaction may purge
- * ({@link PurgedDeletes}).
+ * stopped (the source regions' write counts unchanged from its start to after its last comparison,
+ * {@link WritersStopped}, whatever timestamps a writer stamps; and, first and cheapest, no cell
+ * stamped after the stop, {@link WritesAfterStop}), copies up to then, verifies every cell below
+ * that time and, with {@code --repair}, repairs what differs ({@link RepairJob}) and verifies
+ * again. Every sync refuses a mapping other than the copy's and a region server clock too far from
+ * the driver's, and warns of delete markers a compaction may purge ({@link PurgedDeletes}).
  *
  * <p>Where changes come from (a raw time-range scan here; a replication endpoint could feed the
  * same mapping later) is {@link #window}'s read; how they are mapped and written does not depend on
@@ -152,7 +153,10 @@ public final class SyncJob {
         PurgedDeletes.warnings(
             admin.descriptor(rekey.source(), "source"), conf, null, PurgedDeletes.Reader.SYNC);
     warnings.forEach(w -> LOG.warn("rekey sync: {}", w));
-    admin.descriptor(rekey.target(), "target");
+    TargetFamilies.require(
+        admin.descriptor(rekey.source(), "source"),
+        admin.descriptor(rekey.target(), "target"),
+        rekey.mapping());
     long skew = state.requireClockWithin(rekey.safetyLagMillis() / 3);
     // Read first: any write from here on, whatever its timestamp, changes a region's count.
     List<RegionActivity> stopped =
@@ -422,8 +426,9 @@ public final class SyncJob {
             + RunFiles.rejectsGlob(runDir)
             + " (first: "
             + String.join(" | ", RunFiles.rejectExamples(conf, runDir, 1))
-            + "). Fix the key specs, or raise --max-rejects to sync past them (then verify and"
-            + " re-copy those rows)",
+            + "). Fix the key specs, or raise --max-rejects to sync past them: every verdict then"
+            + " counts the rows that cannot be mapped, and 'rekey sync --final --repair' puts the"
+            + " others where they belong",
         e);
   }
 
