@@ -179,6 +179,20 @@ public final class RunState {
   }
 
   /**
+   * Forgets the watermark: the table holds nothing a reader may rely on until a run moves it again
+   * (a build into a new table, whose old one and its watermark went away). Call it holding the
+   * lock.
+   */
+  public void clearWatermark() {
+    try (Table t = connection.getTable(table)) {
+      t.delete(new org.apache.hadoop.hbase.client.Delete(row).addColumns(FAMILY, WATERMARK));
+    } catch (IOException e) {
+      throw new RekeyException(
+          "cannot clear the watermark of " + written + " in " + table + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
    * Records what the table is written with, so that later runs with another definition are refused
    * (they would mix two shapes in one table). Call it holding the lock.
    */

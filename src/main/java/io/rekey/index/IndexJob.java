@@ -110,6 +110,11 @@ public final class IndexJob {
       if (pinned == null || fresh) {
         state.pinDefinition(definition.pinned().text());
       }
+      if (fresh) {
+        // A watermark left by the table's old incarnation would vouch for this one before it is
+        // loaded: a lookup must see the build as unfinished until it moves the watermark.
+        state.clearWatermark();
+      }
       Long before = watermark();
       long windowTo =
           options.until() != null ? options.until() : started - definition.safetyLagMillis();

@@ -98,10 +98,20 @@ public final class IndexLookup {
   public Result lookup(String value, Long from, Long to, int limit, boolean checkSource) {
     long t0 = System.nanoTime();
     // A lookup planned for another key shape than the index holds would find nothing, silently.
-    definition.requireSame(
-        new RunState(connection, definition.stateTable(), definition.indexTable())
-            .pinnedDefinitionIfAny(),
-        "index lookup");
+    RunState state = new RunState(connection, definition.stateTable(), definition.indexTable());
+    String pinned = state.pinnedDefinitionIfAny();
+    definition.requireSame(pinned, "index lookup");
+    if (pinned != null && state.watermark().isEmpty()) {
+      // Pinned before its load, the watermark moved after it: a build that never finished.
+      throw new RekeyException(
+          "the index "
+              + definition.indexTable()
+              + " has no completed build: the last 'index build' did not finish (there is no"
+              + " watermark for it in "
+              + definition.stateTable()
+              + "), so it may hold only part of its entries. Run 'index build' again, then look"
+              + " up");
+    }
     Map<String, ScanPlanner.NumberRange> times = new LinkedHashMap<>();
     if (from != null || to != null) {
       times.put(

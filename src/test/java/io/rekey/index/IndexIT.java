@@ -457,6 +457,46 @@ class IndexIT {
     assertThat(lookup(def).lookup("alice", now, null, 10, false).entries()).isEqualTo(1);
   }
 
+  /**
+   * Issue 52, item 6: a build that never completed is not served. The index's table is dropped and
+   * built again, and the load fails (for real, on the driver, before the bulk load): the watermark
+   * of the old table no longer vouches for the new one, and a lookup refuses in one line.
+   */
+  @Test
+  void aLookupRefusesAnIndexWhoseBuildNeverCompleted() throws Exception {
+    TableName source = messages("ix_unfinished", 60);
+    String index = bySender(source);
+    OptionValues def = definition(source, index);
+    runBuild(def);
+    assertThat(lookup(def).lookup("alice", null, null, 10, false).entries()).isPositive();
+    try (Admin admin = connection.getAdmin()) {
+      admin.disableTable(TableName.valueOf(index));
+      admin.deleteTable(TableName.valueOf(index));
+    }
+    io.rekey.write.FaultHook.set(
+        (point, partition, attempt) -> {
+          if (point == io.rekey.write.FaultHook.Point.BEFORE_LOAD) {
+            throw new java.io.IOException("injected: the load fails");
+          }
+        });
+    try {
+      assertThatThrownBy(() -> runBuild(def)).isInstanceOf(RekeyException.class);
+    } finally {
+      io.rekey.write.FaultHook.set(null);
+    }
+    RunState state =
+        new RunState(connection, TableName.valueOf("rekey_index_state"), TableName.valueOf(index));
+    assertThat(state.watermark()).isEmpty();
+    assertThatThrownBy(() -> lookup(def).lookup("alice", null, null, 10, false))
+        .isInstanceOf(RekeyException.class)
+        .hasMessageStartingWith("the index " + index + " has no completed build")
+        .hasMessageContaining("Run 'index build' again");
+
+    runBuild(def);
+    assertThat(lookup(def).lookup("alice", null, null, 10, false).entries())
+        .isEqualTo(filterScan(source, "alice").size());
+  }
+
   /** A coprocessor that fails every bulk load into its table's regions, as a broken load would. */
   public static final class RefusesBulkLoads implements RegionCoprocessor, RegionObserver {
     @Override
