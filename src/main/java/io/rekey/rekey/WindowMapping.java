@@ -163,8 +163,9 @@ public final class WindowMapping implements Serializable {
               + ") but "
               + boundColumns()
               + " has no value stored from before it (a family keeping fewer versions, or a"
-              + " compaction, removed it), so the key the target holds it under is unknown. Run"
-              + " verify, then re-copy this row (it now maps to "
+              + " compaction, removed it), so the key the target holds it under is unknown. 'rekey"
+              + " repair' (or 'rekey sync --final --repair') deletes what is left under that key"
+              + " and writes the row where it now maps ("
               + Bytes.toStringBinary(after.key)
               + ")");
     }

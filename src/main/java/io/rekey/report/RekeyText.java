@@ -179,7 +179,8 @@ public final class RekeyText {
     if (r.rejectsFiles() != null) {
       out.append(
           String.format(
-              "  rows rejected  %,d (reasons in %s); run verify, then re-copy those rows%n",
+              "  rows rejected  %,d (reasons in %s); every verdict counts those the mapping cannot"
+                  + " place, and a repair puts the others where they belong%n",
               t.rowsRejected(), r.rejectsFiles()));
       for (String e : r.rejectExamples()) {
         out.append("      ").append(e.replace('\t', ' ')).append('\n');

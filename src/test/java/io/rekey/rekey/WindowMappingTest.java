@@ -193,7 +193,7 @@ class WindowMappingTest {
     WindowMapping.Rejected r = (WindowMapping.Rejected) o;
     assertThat(r.reason()).isEqualTo(WindowMapping.OLD_KEY_UNKNOWN);
     assertThat(r.detail())
-        .contains("m:sender has no value stored from before it", "Run verify, then re-copy");
+        .contains("m:sender has no value stored from before it", "'rekey repair'");
   }
 
   @Test
