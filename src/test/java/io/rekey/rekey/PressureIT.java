@@ -146,14 +146,19 @@ class PressureIT extends OnMiniCluster {
   }
 
   /**
-   * An empty one-region target whose stores block at 4 files, compacting 2 at a time when allowed.
+   * An empty one-region target whose stores block at 4 files, compacting 2 at a time when allowed;
+   * its family has the NEW_VERSION_BEHAVIOR a key bound to a column needs (rekey refuses a target
+   * without it).
    */
   private static TableName nearlyFullTarget(String name, boolean compactions) throws Exception {
     TableName target = TableName.valueOf(name);
     try (Admin admin = connection.getAdmin()) {
       admin.createTable(
           TableDescriptorBuilder.newBuilder(target)
-              .setColumnFamily(ColumnFamilyDescriptorBuilder.of("m"))
+              .setColumnFamily(
+                  ColumnFamilyDescriptorBuilder.newBuilder(RekeyIT.b("m"))
+                      .setNewVersionBehavior(true)
+                      .build())
               .setValue(BLOCKING, "4")
               .setValue("hbase.hstore.compaction.min", "2")
               .setCompactionEnabled(compactions)
