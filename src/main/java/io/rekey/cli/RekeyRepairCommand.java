@@ -104,6 +104,13 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
                     ? ": " + RekeyText.masked(result)
                     : " (the source changed while it ran?): run the repair again"));
       }
+      String merged =
+          result.verify() == null
+              ? null
+              : result.verify().mergedRefusal(options.rekey().allowMerge());
+      if (merged != null) {
+        throw new FindingsFound(merged);
+      }
       if (result.verify() != null
           && !result.verify().unmapped().acknowledged(options.acceptUnmapped())) {
         throw new FindingsFound(

@@ -120,6 +120,11 @@ final class RekeySyncCommand implements Command<SyncOptions> {
                   + "): writers have not stopped; do not switch. Stop them, then run 'rekey sync"
                   + " --final' again with --writes-stopped-at after their last write");
         }
+        String merged =
+            result.verdict() == null ? null : result.verdict().mergedRefusal(result.mergeAllowed());
+        if (merged != null && result.verdict().matches()) {
+          throw new FindingsFound(merged + "; do not switch yet");
+        }
         if (result.verdict() != null
             && result.verdict().matches()
             && result.verdict().rowsChangedSince() > 0) {

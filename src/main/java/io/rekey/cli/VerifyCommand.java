@@ -94,6 +94,10 @@ final class VerifyCommand implements Command<VerifyOptions> {
                 + result.differingRegions()
                 + " region(s), listed above");
       }
+      String merged = result.mergedRefusal(options.allowMerge());
+      if (merged != null) {
+        throw new FindingsFound(merged);
+      }
       if (!result.unmapped().acknowledged(options.acceptUnmapped())) {
         throw new FindingsFound(
             "every mapped row matches, but " + result.unmapped().refusal(options.acceptUnmapped()));

@@ -42,6 +42,10 @@ public final class SharedOptions {
               Long.MAX_VALUE)
           .withDefault(0L);
 
+  public static final OptionDef<Boolean> ALLOW_MERGE =
+      OptionDef.flag(
+          "allow-merge",
+          "let a layout that is not injective merge old rows that get the same new key");
   public static final OptionDef<Long> ACCEPT_UNMAPPED =
       OptionDef.number(
           "accept-unmapped",

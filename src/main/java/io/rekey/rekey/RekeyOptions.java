@@ -90,10 +90,7 @@ public record RekeyOptions(
           .withDefault(0L);
   public static final OptionDef<Boolean> ALLOW_NONEMPTY =
       OptionDef.flag("allow-nonempty", "write into a target that already holds rows");
-  public static final OptionDef<Boolean> ALLOW_MERGE =
-      OptionDef.flag(
-          "allow-merge",
-          "let a layout that is not injective merge old rows that get the same new key");
+  public static final OptionDef<Boolean> ALLOW_MERGE = SharedOptions.ALLOW_MERGE;
   public static final OptionDef<Long> BATCH = ReadOptions.BATCH;
 
   public static final OptionDef<Boolean> RAW = SharedOptions.RAW;

@@ -223,7 +223,8 @@ public final class RepairJob {
                   false,
                   options.until(),
                   rekey.stateTable(),
-                  options.acceptUnmapped()),
+                  options.acceptUnmapped(),
+                  rekey.allowMerge()),
               staging);
     }
     return new RepairResult(

@@ -212,7 +212,8 @@ public final class SyncJob {
               rekey.raw(),
               end,
               rekey.stateTable(),
-              options.acceptUnmapped());
+              options.acceptUnmapped(),
+              rekey.allowMerge());
       sc.setJobGroup(
           "verify",
           "rekey sync --final: verify "
@@ -261,6 +262,7 @@ public final class SyncJob {
         late.first(),
         changed,
         options.acceptUnmapped(),
+        rekey.allowMerge(),
         skew,
         warnings,
         windows.stream()

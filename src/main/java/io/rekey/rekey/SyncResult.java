@@ -32,6 +32,8 @@ import java.util.List;
  *     split, a move), or null when nothing did
  * @param acceptedUnmapped with {@code finalRun}: the source rows that cannot be mapped the operator
  *     acknowledged ({@code --accept-unmapped}), or null
+ * @param mergeAllowed the migration lets a layout that is not injective merge rows ({@code
+ *     --allow-merge})
  * @param clockSkewMillis how far the state table's region server's clock was from the driver's
  * @param warnings what the operator must know (delete markers a compaction may purge)
  * @param pressure how far the cluster held the windows' and the repair's writes back (busy answers,
@@ -57,6 +59,7 @@ public record SyncResult(
     String firstWrittenAfterStop,
     String sourceChanged,
     Long acceptedUnmapped,
+    boolean mergeAllowed,
     long clockSkewMillis,
     List<String> warnings,
     Pressure pressure,
@@ -87,6 +90,7 @@ public record SyncResult(
         && verdict().matches()
         && verdict().unmapped().acknowledged(acceptedUnmapped)
         && verdict().rowsChangedSince() == 0
+        && verdict().mergedRefusal(mergeAllowed) == null
         && rowsWrittenAfterStop == 0
         && sourceChanged == null;
   }

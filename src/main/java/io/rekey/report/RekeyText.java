@@ -303,13 +303,12 @@ public final class RekeyText {
           String.format(
               "  verify         MATCH: %,d cells in %d regions, same count and digest on both sides (%.1f s)%n",
               v.targetCells(), v.regions(), v.seconds()));
-      return out.append(unmapped(v.unmapped())).append(changed(v)).toString();
+      return out.append(unmapped(v.unmapped())).append(changed(v)).append(merged(v)).toString();
     }
     out.append(
         String.format(
             "  verify         DIFFERENT in %d of %d regions: source maps %,d cells, target holds %,d%n",
             v.differingRegions(), v.regions(), v.sourceCells(), v.targetCells()));
-    out.append(unmapped(v.unmapped())).append(changed(v));
     for (RegionDiff d : v.differences()) {
       out.append(
           String.format(
@@ -320,7 +319,18 @@ public final class RekeyText {
               d.sourceCells(),
               d.targetCells()));
     }
-    return out.toString();
+    return out.append(unmapped(v.unmapped())).append(changed(v)).append(merged(v)).toString();
+  }
+
+  /** With a layout that is not injective: the target keys two source rows merged under. */
+  static String merged(VerifyResult v) {
+    if (v.mergedKeys() == 0) {
+      return "";
+    }
+    return String.format(
+        "  merged         %,d target keys hold the cells of two or more source rows (first: %s):"
+            + " the layout is not injective%n",
+        v.mergedKeys(), String.join(", ", v.mergedExamples()));
   }
 
   /** With a time: the rows left out because they changed at or after it, or nothing. */

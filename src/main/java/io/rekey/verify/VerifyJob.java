@@ -141,6 +141,7 @@ public final class VerifyJob {
             .mapPartitionsToPair(new MappedDigests(null, regions, targetCounted))
             .reduceByKey(RegionSum::plus)
             .collectAsMap();
+    MergedKeys merged = MergedKeys.of(sc, source, mapping, sourceCounted);
     List<RegionDiff> diffs = new ArrayList<>();
     int differing = 0;
     long sourceCells = 0;
@@ -170,6 +171,8 @@ public final class VerifyJob {
         expected.getOrDefault(UNMAPPED, RegionSum.EMPTY).unmapped(),
         sourceCounted.leftOut().size(),
         sourceCounted.leftOut().first(UnmappedRows.EXAMPLES),
+        merged.keys(),
+        merged.examples(),
         (System.nanoTime() - started) / 1e9);
   }
 

@@ -20,6 +20,8 @@ import org.apache.hadoop.hbase.TableName;
  * @param stateTable where a migration into the target pinned its mapping (checked when it exists)
  * @param acceptUnmapped how many source rows that cannot be mapped the operator acknowledged, or
  *     null
+ * @param allowMerge the migration lets a layout that is not injective merge source rows (then two
+ *     source rows under one target key are not a finding)
  */
 public record VerifyOptions(
     TableName source,
@@ -30,7 +32,8 @@ public record VerifyOptions(
     boolean raw,
     Long until,
     String stateTable,
-    Long acceptUnmapped) {
+    Long acceptUnmapped,
+    boolean allowMerge) {
   public static final OptionDef<String> UNTIL =
       OptionDef.text(
           "until",
@@ -51,7 +54,8 @@ public record VerifyOptions(
         SharedOptions.RAW,
         UNTIL,
         RunLock.STATE_TABLE,
-        SharedOptions.ACCEPT_UNMAPPED);
+        SharedOptions.ACCEPT_UNMAPPED,
+        SharedOptions.ALLOW_MERGE);
   }
 
   public static VerifyOptions from(OptionValues values) {
@@ -66,6 +70,7 @@ public record VerifyOptions(
         values.get(SharedOptions.RAW),
         values.get(UNTIL) == null ? null : Times.parse(UNTIL.name(), values.get(UNTIL)),
         values.get(RunLock.STATE_TABLE),
-        values.get(SharedOptions.ACCEPT_UNMAPPED));
+        values.get(SharedOptions.ACCEPT_UNMAPPED),
+        values.get(SharedOptions.ALLOW_MERGE));
   }
 }

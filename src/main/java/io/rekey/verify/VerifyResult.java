@@ -19,6 +19,9 @@ import java.util.List;
  * @param rowsChangedSince with a time {@code until}: the target rows left out of the comparison
  *     because either side holds a cell stamped at or after it ({@link ChangedSince}); 0 otherwise
  * @param changedExamples the first few of them, printable
+ * @param mergedKeys with a layout that is not injective: target keys that two or more source rows
+ *     map to (their cells merge there, and the comparison sums them); 0 for an injective layout
+ * @param mergedExamples the first few of them, printable
  * @param seconds wall time of the comparison
  */
 public record VerifyResult(
@@ -31,10 +34,29 @@ public record VerifyResult(
     UnmappedRows unmapped,
     long rowsChangedSince,
     List<String> changedExamples,
+    long mergedKeys,
+    List<String> mergedExamples,
     double seconds)
     implements JsonResult {
+  /**
+   * The one line refusing a verdict over merged rows when merging was not allowed, or null when
+   * none merged or merging was allowed ({@code --allow-merge}).
+   */
+  public String mergedRefusal(boolean allowMerge) {
+    if (mergedKeys == 0 || allowMerge) {
+      return null;
+    }
+    return mergedKeys
+        + " target keys hold the cells of two or more source rows (first: "
+        + String.join(", ", mergedExamples)
+        + "), because the target key is not injective: the target cannot be said to hold the"
+        + " source row for row. Keep the lost fields in the target key, or pass --allow-merge if"
+        + " the rows are meant to merge";
+  }
+
   public VerifyResult {
     differences = List.copyOf(differences);
     changedExamples = List.copyOf(changedExamples);
+    mergedExamples = List.copyOf(mergedExamples);
   }
 }

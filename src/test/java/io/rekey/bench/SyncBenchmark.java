@@ -156,7 +156,8 @@ public final class SyncBenchmark {
                                 false,
                                 null,
                                 STATE,
-                                null),
+                                null,
+                                false),
                             RunFiles.staging(conf, null))
                         .targetCells());
         RepairResult[] repaired = new RepairResult[2];

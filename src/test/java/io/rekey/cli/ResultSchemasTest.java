@@ -72,6 +72,8 @@ class ResultSchemasTest {
             io.rekey.verify.UnmappedRows.NONE,
             0,
             List.of(),
+            0,
+            List.of(),
             1.5);
     ObjectNode json = Json.mapper().valueToTree(result);
     assertThat(ResultSchemas.violations("verify", json)).isEmpty();

@@ -69,7 +69,8 @@ class RekeyRefusalsIT extends OnMiniCluster {
             false,
             null,
             options("rr_restore_src", "rr_restore_dst", SALTED).stateTable(),
-            null);
+            null,
+            false);
     for (int attempt = 0; attempt < 2; attempt++) {
       assertThatThrownBy(
               () ->

@@ -63,7 +63,8 @@ class RepairIT extends OnMiniCluster {
             false,
             until,
             SyncIT.STATE,
-            null),
+            null,
+            false),
         io.rekey.hbase.RunFiles.staging(RekeyIT.conf, null));
   }
 

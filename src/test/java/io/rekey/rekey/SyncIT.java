@@ -98,7 +98,8 @@ class SyncIT extends OnMiniCluster {
             raw,
             null,
             STATE,
-            null);
+            null,
+            false);
     return VerifyJob.tables(
         SparkLocal.context(),
         connection,
@@ -577,6 +578,39 @@ class SyncIT extends OnMiniCluster {
     assertThat(TestTables.cells(target)).noneMatch(c -> c.contains("body 2"));
     assertThat(verify("sync_asof_src", "sync_asof_dst", BOUND_SOURCE, BY_SENDER, false).matches())
         .isTrue();
+  }
+
+  /**
+   * Issue 52, item 6: a layout that is not injective (it drops ts) copies cleanly, then a sync
+   * writes a new row whose key another row already has: the rows merge, verify sums both and
+   * matches, and the final sync refuses to say "switch" unless the migration allows merging.
+   */
+  @Test
+  void rowsALayoutThatIsNotInjectiveMergesAfterTheCopyBlockTheSwitchUnlessMergingIsAllowed()
+      throws Exception {
+    String dropsTs = "salt(4, user) + user + order";
+    TableName source = orders("sync_merge_src", 20);
+    OptionValues v = values("sync_merge_src", "sync_merge_dst", SOURCE_KEY, dropsTs);
+    RekeyResult copy = rekey(v);
+    assertThat(copy.verify().mergedKeys()).isZero();
+    String existing = row(source, 5);
+    String user = existing.split("_")[1];
+    long now = System.currentTimeMillis();
+    try (Table t = connection.getTable(source)) {
+      // A column the first row lacks: merged, the two rows' cells all fit under the one key.
+      t.put(new Put(b(now + "_" + user + "_o5")).addColumn(b("m"), b("twin"), now, b("twin")));
+    }
+    Thread.sleep(LAG_MILLIS + 300);
+    long stoppedAt = now + 1;
+    OptionValues last =
+        v.with("final", "true").with("repair", "true").with("writes-stopped-at", "" + stoppedAt);
+    SyncResult refused = sync(last);
+    assertThat(refused.verdict().matches()).as(text(refused)).isTrue();
+    assertThat(refused.verdict().mergedKeys()).isEqualTo(1);
+    assertThat(refused.switchSafe()).isFalse();
+    assertThat(text(refused)).contains("merged         1 target keys hold the cells of two");
+
+    assertThat(sync(last.with("allow-merge", "true")).switchSafe()).isTrue();
   }
 
   private static SyncResult finalSync(SyncOptions options, Runnable afterLastComparison) {

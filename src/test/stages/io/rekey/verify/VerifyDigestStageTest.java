@@ -155,4 +155,22 @@ class VerifyDigestStageTest extends StageTest {
 
     assertThat(compare(copied(c -> c)).unmapped()).isEqualTo(UnmappedRows.NONE);
   }
+
+  @Test
+  void twoSourceRowsUnderOneTargetKeyAreCountedWhenTheLayoutIsNotInjective() {
+    // MAPPING drops ts: alice's m1 of another time lands on the same key, and merges there.
+    List<List<StageTest.CellSpec>> source = new ArrayList<>(SOURCE);
+    source.add(List.of(put("4000_alice_m1", "m:body", 4000, "again")));
+    List<List<StageTest.CellSpec>> target = copied(c -> c);
+    target.add(List.of(put(newKey("1000_alice_m1"), "m:body", 4000, "again")));
+    VerifyResult r =
+        new VerifyJob(jsc(), MAPPING, REGIONS).compare(rows(2, source), rows(3, target));
+    assertThat(r.matches()).isTrue();
+    assertThat(r.mergedKeys()).isEqualTo(1);
+    assertThat(r.mergedExamples()).containsExactly("alice_m1");
+    assertThat(r.mergedRefusal(false)).startsWith("1 target keys hold the cells of two or more");
+    assertThat(r.mergedRefusal(true)).isNull();
+
+    assertThat(compare(copied(c -> c)).mergedKeys()).isZero();
+  }
 }

@@ -1,0 +1,101 @@
+package io.rekey.verify;
+
+import io.rekey.keys.KeyMapping;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.PairFlatMapFunction;
+import scala.Tuple2;
+
+/**
+ * The target keys that two or more source rows map to, with a layout that is not injective: their
+ * cells merge under one key, and a comparison of digests sums them, so it cannot see it. Found by
+ * one more pass over the source and a shuffle of keys only; an injective layout cannot merge rows
+ * and skips it.
+ *
+ * @param keys how many target keys hold two or more source rows
+ * @param examples the first few, printable
+ */
+record MergedKeys(long keys, List<String> examples) {
+  static final MergedKeys NONE = new MergedKeys(0, List.of());
+
+  /** The merged keys of {@code source} through {@code mapping} (null: the target side, none). */
+  static MergedKeys of(
+      JavaSparkContext sc,
+      JavaPairRDD<ImmutableBytesWritable, Result> source,
+      KeyMapping mapping,
+      Counted counted) {
+    if (mapping == null || mapping.injectivity().injective()) {
+      return NONE;
+    }
+    sc.setJobDescription(
+        "verify: target keys that two or more source rows map to (the layout is not injective)");
+    JavaPairRDD<String, Integer> shared =
+        source
+            .mapPartitionsToPair(new RowKeys(mapping, counted))
+            .reduceByKey(Integer::sum)
+            .filter(t -> t._2() > 1);
+    long keys = shared.count();
+    List<String> examples = new ArrayList<>();
+    if (keys > 0) {
+      for (String k : shared.keys().take(UnmappedRows.EXAMPLES)) {
+        examples.add(Bytes.toStringBinary(RowDifferences.key(k)));
+      }
+    }
+    return new MergedKeys(keys, examples);
+  }
+
+  /** Each source row's target key with a count of one, once per row (wide rows come in batches). */
+  private static final class RowKeys
+      implements PairFlatMapFunction<
+          Iterator<Tuple2<ImmutableBytesWritable, Result>>, String, Integer> {
+    private static final long serialVersionUID = 1L;
+    private final KeyMapping mapping;
+    private final Counted counted;
+
+    RowKeys(KeyMapping mapping, Counted counted) {
+      this.mapping = mapping;
+      this.counted = counted;
+    }
+
+    @Override
+    public Iterator<Tuple2<String, Integer>> call(
+        Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+      MappedRows mapped = new MappedRows(mapping, counted);
+      return new Iterator<>() {
+        private Tuple2<String, Integer> next;
+        private byte[] last;
+
+        @Override
+        public boolean hasNext() {
+          while (next == null && rows.hasNext()) {
+            Result r = rows.next()._2();
+            MappedRows.Row row = mapped.map(r);
+            if (row != null && !row.cells().isEmpty() && !Arrays.equals(last, r.getRow())) {
+              last = r.getRow();
+              next = new Tuple2<>(RowDifferences.text(row.key()), 1);
+            }
+          }
+          return next != null;
+        }
+
+        @Override
+        public Tuple2<String, Integer> next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          Tuple2<String, Integer> out = next;
+          next = null;
+          return out;
+        }
+      };
+    }
+  }
+}
