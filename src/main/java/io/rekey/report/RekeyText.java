@@ -12,6 +12,7 @@ import io.rekey.verify.RegionDiff;
 import io.rekey.verify.UnmappedRows;
 import io.rekey.verify.VerifyResult;
 import java.time.Instant;
+import java.util.List;
 
 /** The human-readable forms of a rekey plan and result. */
 public final class RekeyText {
@@ -324,24 +325,33 @@ public final class RekeyText {
 
   /** With a layout that is not injective: the target keys two source rows merged under. */
   static String merged(VerifyResult v) {
-    if (v.mergedKeys() == 0) {
-      return "";
-    }
-    return String.format(
-        "  merged         %,d target keys hold the cells of two or more source rows (first: %s):"
-            + " the layout is not injective%n",
-        v.mergedKeys(), String.join(", ", v.mergedExamples()));
+    return countLine(
+        "merged",
+        v.mergedKeys(),
+        "target keys hold the cells of two or more source rows",
+        v.mergedExamples(),
+        "the layout is not injective");
   }
 
   /** With a time: the rows left out because they changed at or after it, or nothing. */
   static String changed(VerifyResult v) {
-    if (v.rowsChangedSince() == 0) {
+    return countLine(
+        "not compared",
+        v.rowsChangedSince(),
+        "target rows changed at or after the time on either side",
+        v.changedExamples(),
+        "compare again once they stop changing");
+  }
+
+  /** {@code " LABEL N WHAT (first: …): ADVICE"}, or nothing when there are none. */
+  private static String countLine(
+      String label, long count, String what, List<String> examples, String advice) {
+    if (count == 0) {
       return "";
     }
     return String.format(
-        "  not compared   %,d target rows changed at or after the time on either side (first: %s):"
-            + " compare again once they stop changing%n",
-        v.rowsChangedSince(), String.join(", ", v.changedExamples()));
+        "  %-14s %,d %s (first: %s): %s%n",
+        label, count, what, String.join(", ", examples), advice);
   }
 
   /**

@@ -5,10 +5,14 @@ import io.rekey.keys.KeyReject;
 import io.rekey.read.CellVisibility;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
+import scala.Tuple2;
 
 /**
  * One side of a comparison, row by row, in one task: each row's key in the target's key space (the
@@ -77,6 +81,44 @@ final class MappedRows {
         unmapped.plus(
             UnmappedRows.of(
                 Bytes.toStringBinary(row), rejected.reason().name(), rejected.detail()));
+  }
+
+  /** What a stage makes of one mapped row (the read's result, and the row as mapped), or null. */
+  interface Each<T> {
+    T of(Result read, Row row);
+  }
+
+  /**
+   * {@code each} of every row of {@code rows} that maps to a key and holds cells that count, made
+   * lazily as the stage consumes them (a task never holds its partition's rows at once); rows for
+   * which {@code each} gives null are passed over.
+   */
+  <T> Iterator<T> each(Iterator<Tuple2<ImmutableBytesWritable, Result>> rows, Each<T> each) {
+    return new Iterator<>() {
+      private T next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && rows.hasNext()) {
+          Result r = rows.next()._2();
+          Row row = map(r);
+          if (row != null && !row.cells().isEmpty()) {
+            next = each.of(r, row);
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public T next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        T out = next;
+        next = null;
+        return out;
+      }
+    };
   }
 
   /** The rows of this task so far that the mapping rejected and a read returns cells of. */

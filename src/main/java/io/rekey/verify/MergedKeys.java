@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.NoSuchElementException;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -68,34 +67,17 @@ record MergedKeys(long keys, List<String> examples) {
     @Override
     public Iterator<Tuple2<String, Integer>> call(
         Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
-      MappedRows mapped = new MappedRows(mapping, counted);
-      return new Iterator<>() {
-        private Tuple2<String, Integer> next;
-        private byte[] last;
-
-        @Override
-        public boolean hasNext() {
-          while (next == null && rows.hasNext()) {
-            Result r = rows.next()._2();
-            MappedRows.Row row = mapped.map(r);
-            if (row != null && !row.cells().isEmpty() && !Arrays.equals(last, r.getRow())) {
-              last = r.getRow();
-              next = new Tuple2<>(RowDifferences.text(row.key()), 1);
-            }
-          }
-          return next != null;
-        }
-
-        @Override
-        public Tuple2<String, Integer> next() {
-          if (!hasNext()) {
-            throw new NoSuchElementException();
-          }
-          Tuple2<String, Integer> out = next;
-          next = null;
-          return out;
-        }
-      };
+      byte[][] last = {null};
+      return new MappedRows(mapping, counted)
+          .each(
+              rows,
+              (read, row) -> {
+                if (Arrays.equals(last[0], read.getRow())) {
+                  return null; // a later batch of a row already counted
+                }
+                last[0] = read.getRow();
+                return new Tuple2<>(RowDifferences.text(row.key()), 1);
+              });
     }
   }
 }

@@ -101,40 +101,19 @@ public final class RowDifferences {
     @Override
     public Iterator<Tuple2<String, RowSums>> call(
         Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
-      MappedRows mapped = new MappedRows(mapping, counted);
-      return new Iterator<>() {
-        private Tuple2<String, RowSums> next;
-
-        @Override
-        public boolean hasNext() {
-          while (next == null && rows.hasNext()) {
-            Result r = rows.next()._2();
-            MappedRows.Row row = mapped.map(r);
-            if (row == null || row.cells().isEmpty()) {
-              continue; // rejected, or nothing a read returns: not expected in the target
-            }
-            CellDigest d = CellDigest.EMPTY;
-            for (Cell c : row.cells()) {
-              d = d.plus(CellDigest.of(row.key(), c));
-            }
-            next =
-                new Tuple2<>(
+      // Rejected rows, and rows with nothing a read returns, are not expected in the target.
+      return new MappedRows(mapping, counted)
+          .each(
+              rows,
+              (read, row) -> {
+                CellDigest d = CellDigest.EMPTY;
+                for (Cell c : row.cells()) {
+                  d = d.plus(CellDigest.of(row.key(), c));
+                }
+                return new Tuple2<>(
                     text(row.key()),
-                    mapping == null ? RowSums.target(d) : RowSums.source(d, r.getRow()));
-          }
-          return next != null;
-        }
-
-        @Override
-        public Tuple2<String, RowSums> next() {
-          if (!hasNext()) {
-            throw new java.util.NoSuchElementException();
-          }
-          Tuple2<String, RowSums> out = next;
-          next = null;
-          return out;
-        }
-      };
+                    mapping == null ? RowSums.target(d) : RowSums.source(d, read.getRow()));
+              });
     }
   }
 }
