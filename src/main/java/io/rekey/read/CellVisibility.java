@@ -81,6 +81,14 @@ public final class CellVisibility {
   }
 
   /**
+   * The column values a key mapping reads from a row's raw cells as of {@code below} ({@link
+   * #visibleValue}, with or without masking).
+   */
+  public static ColumnValues valuesAsOf(Cell[] rawCells, long below, boolean masks) {
+    return (f, q) -> visibleValue(rawCells, Bytes.toBytes(f), Bytes.toBytes(q), below, masks);
+  }
+
+  /**
    * The column values a key mapping reads from {@code row}: what a normal read returns, also when
    * {@code row} comes from a raw read (whose first cell of a column may be a delete marker or a Put
    * a marker hides).
@@ -89,8 +97,7 @@ public final class CellVisibility {
     if (!raw) {
       return (f, q) -> row.getValue(Bytes.toBytes(f), Bytes.toBytes(q));
     }
-    Cell[] cells = row.rawCells();
-    return (f, q) -> visibleValue(cells, Bytes.toBytes(f), Bytes.toBytes(q), Long.MAX_VALUE, true);
+    return valuesAsOf(row.rawCells(), Long.MAX_VALUE, true);
   }
 
   /** Each family's VERSIONS, by name. */

@@ -293,12 +293,8 @@ public final class WindowMapping implements Serializable {
    * the newest Put below {@code time} whatever hides it.
    */
   private Key keyAt(byte[] row, Cell[] history, long time, boolean masks) {
-    ColumnValues values =
-        (family, qualifier) ->
-            CellVisibility.visibleValue(
-                history, Bytes.toBytes(family), Bytes.toBytes(qualifier), time, masks);
     try {
-      return new Key(mapping.map(row, values), null);
+      return new Key(mapping.map(row, CellVisibility.valuesAsOf(history, time, masks)), null);
     } catch (KeyReject r) {
       return new Key(null, r);
     }

@@ -1,13 +1,10 @@
 package io.rekey.rekey;
 
-import io.rekey.common.RekeyException;
 import io.rekey.read.SourceReader;
-import java.io.IOException;
 import java.time.Instant;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -26,12 +23,7 @@ record WritesAfterStop(long rows, String first) {
    * than {@code end}: its cost is the recent writes', not the table's.
    */
   static WritesAfterStop find(JavaSparkContext sc, Configuration conf, TableName source, long end) {
-    Scan scan = new Scan().setRaw(true).setCacheBlocks(false).setFilter(new FirstKeyOnlyFilter());
-    try {
-      scan.setTimeRange(end, Long.MAX_VALUE);
-    } catch (IOException e) {
-      throw new RekeyException("cannot read " + source + " from " + end, e);
-    }
+    Scan scan = SourceReader.stampedFrom(end);
     sc.setJobGroup(
         "rekey-sync-stopped",
         "rekey sync --final: look for cells of " + source + " stamped at or after " + end,

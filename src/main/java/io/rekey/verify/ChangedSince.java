@@ -1,6 +1,5 @@
 package io.rekey.verify;
 
-import io.rekey.common.RekeyException;
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.keys.ColumnValues;
@@ -18,10 +17,7 @@ import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -72,13 +68,8 @@ public final class ChangedSince {
 
   private static JavaRDD<byte[]> rowsFrom(
       JavaSparkContext sc, Configuration conf, TableName table, long until) {
-    Scan scan = new Scan().setRaw(true).setCacheBlocks(false).setFilter(new FirstKeyOnlyFilter());
-    try {
-      scan.setTimeRange(until, Long.MAX_VALUE);
-    } catch (IOException e) {
-      throw new RekeyException("cannot read " + table + " from " + until, e);
-    }
-    return SourceReader.live(sc, conf, table, scan).map(t -> t._2().getRow());
+    return SourceReader.live(sc, conf, table, SourceReader.stampedFrom(until))
+        .map(t -> t._2().getRow());
   }
 
   /** Each changed source row's key in the target as of {@code until}, if it had one. */
@@ -126,13 +117,7 @@ public final class ChangedSince {
             "cannot read the history of " + batch.size() + " rows of " + source, e);
       }
       histories.forEach(
-          (row, cells) ->
-              add(
-                  row,
-                  (f, q) ->
-                      CellVisibility.visibleValue(
-                          cells, Bytes.toBytes(f), Bytes.toBytes(q), until, true),
-                  out));
+          (row, cells) -> add(row, CellVisibility.valuesAsOf(cells, until, true), out));
     }
 
     private void add(byte[] row, ColumnValues values, List<byte[]> out) {

@@ -89,11 +89,7 @@ public final class StoreFileCensus {
               + ": hbase.rootdir is not set; pass --hbase-conf with the cluster's hbase-site.xml");
     }
     Path rootDir = new Path(root);
-    Path tableDir =
-        new Path(
-            new Path(
-                new Path(rootDir, HConstants.BASE_NAMESPACE_DIR), table.getNamespaceAsString()),
-            table.getQualifierAsString());
+    Path tableDir = tableDir(rootDir, table);
     Path archiveDir =
         new Path(
             new Path(
@@ -183,12 +179,7 @@ public final class StoreFileCensus {
     if (root == null) {
       throw new IOException("hbase.rootdir is not set");
     }
-    Path tableDir =
-        new Path(
-            new Path(
-                new Path(new Path(root), HConstants.BASE_NAMESPACE_DIR),
-                table.getNamespaceAsString()),
-            table.getQualifierAsString());
+    Path tableDir = tableDir(new Path(root), table);
     FileSystem fs = tableDir.getFileSystem(conf);
     Map<String, Map<String, Integer>> out = new HashMap<>();
     for (FileStatus region : fs.listStatus(tableDir)) {
@@ -211,6 +202,13 @@ public final class StoreFileCensus {
       out.put(regionName, stores);
     }
     return out;
+  }
+
+  /** Where HBase keeps {@code table}'s regions: {@code hbase.rootdir/data/NS/TABLE}. */
+  private static Path tableDir(Path rootDir, TableName table) {
+    return new Path(
+        new Path(new Path(rootDir, HConstants.BASE_NAMESPACE_DIR), table.getNamespaceAsString()),
+        table.getQualifierAsString());
   }
 
   private static void list(
