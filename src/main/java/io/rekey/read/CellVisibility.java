@@ -1,10 +1,14 @@
 package io.rekey.read;
 
+import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.ColumnValues;
+import io.rekey.keys.KeyMapping;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
@@ -81,6 +85,30 @@ public final class CellVisibility {
   }
 
   /**
+   * The cells of a row that the column values {@code mapping} reads depend on, in a raw read: its
+   * bound columns' Puts and markers, and every family-level marker. {@link #valuesAsOf} over these
+   * alone gives what it gives over the whole row, so a wide row's key is worked out without holding
+   * the row.
+   */
+  public static Predicate<Cell> keyCells(KeyMapping mapping) {
+    List<byte[][]> columns = new ArrayList<>();
+    for (ColumnBinding b : mapping.source().columns()) {
+      columns.add(new byte[][] {Bytes.toBytes(b.family()), Bytes.toBytes(b.qualifier())});
+    }
+    return c -> {
+      if (c.getType() == Cell.Type.DeleteFamily || c.getType() == Cell.Type.DeleteFamilyVersion) {
+        return true;
+      }
+      for (byte[][] column : columns) {
+        if (CellUtil.matchingColumn(c, column[0], column[1])) {
+          return true;
+        }
+      }
+      return false;
+    };
+  }
+
+  /**
    * The column values a key mapping reads from a row's raw cells as of {@code below} ({@link
    * #visibleValue}, with or without masking).
    */
@@ -116,13 +144,17 @@ public final class CellVisibility {
    */
   public static final class RawRows {
     private final Map<String, Integer> maxVersions;
-    private final List<Cell> markers = new ArrayList<>();
+    // A family's markers come first in it (their qualifier is empty); a column's markers come
+    // before the Puts of their timestamp and older. So only these two lists can hide a Put.
+    private final List<Cell> familyMarkers = new ArrayList<>();
+    private final List<Cell> columnMarkers = new ArrayList<>();
     private byte[] row;
     private Cell column;
     private int versions;
 
     /**
-     * @param maxVersions each family's VERSIONS ({@link #maxVersions(TableDescriptor)})
+     * @param maxVersions each family's VERSIONS ({@link #maxVersions(TableDescriptor)}); a family
+     *     not in it keeps every version
      */
     public RawRows(Map<String, Integer> maxVersions) {
       this.maxVersions = maxVersions;
@@ -132,25 +164,53 @@ public final class CellVisibility {
     public boolean counts(Cell cell) {
       if (row == null || !CellUtil.matchingRows(cell, row)) {
         row = CellUtil.cloneRow(cell);
-        markers.clear();
         column = null;
       }
-      if (CellUtil.isDelete(cell)) {
-        markers.add(cell);
-        return true;
-      }
-      for (Cell m : markers) {
-        if (hides(m, cell)) {
-          return false;
-        }
-      }
       if (column == null || !CellUtil.matchingColumn(cell, column)) {
+        if (column == null || !CellUtil.matchingFamily(cell, column)) {
+          familyMarkers.clear();
+        }
+        columnMarkers.clear();
         column = cell;
         versions = 0;
+      }
+      if (CellUtil.isDelete(cell)) {
+        boolean family =
+            cell.getType() == Cell.Type.DeleteFamily
+                || cell.getType() == Cell.Type.DeleteFamilyVersion;
+        (family ? familyMarkers : columnMarkers).add(cell);
+        return true;
+      }
+      if (hiddenBy(familyMarkers, cell) || hiddenBy(columnMarkers, cell)) {
+        return false;
       }
       versions++;
       Integer max = maxVersions.get(Bytes.toString(CellUtil.cloneFamily(cell)));
       return max == null || versions <= max;
     }
+
+    private static boolean hiddenBy(List<Cell> markers, Cell put) {
+      for (Cell m : markers) {
+        if (hides(m, put)) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
+  /**
+   * Whether a normal read returns any cell of a row read raw in a read's order (in pieces or not):
+   * {@link #anyVisible} for a row too wide to hold.
+   */
+  public static boolean anyVisible(Iterator<Cell> rawRow) {
+    RawRows visible = new RawRows(Map.of());
+    while (rawRow.hasNext()) {
+      Cell c = rawRow.next();
+      if (visible.counts(c) && !CellUtil.isDelete(c)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -121,7 +121,13 @@ public final class RepairJob {
       sides =
           sides.leavingOut(
               ChangedSince.find(
-                  sc, conf, rekey.source(), rekey.target(), rekey.mapping(), options.until()));
+                  sc,
+                  conf,
+                  rekey.source(),
+                  rekey.target(),
+                  rekey.mapping(),
+                  options.until(),
+                  rekey.batch()));
     }
     int sourceBatch = rekey.mapping().source().columns().isEmpty() ? rekey.batch() : 0;
     Totals totals;
@@ -161,6 +167,7 @@ public final class RepairJob {
                       sides.target(),
                       newVersionBehavior(target),
                       options.until() == null ? Long.MAX_VALUE : options.until(),
+                      rekey.batch(),
                       new ShippedConfiguration(conf)))
               .persist(StorageLevel.MEMORY_AND_DISK_SER());
       try {
@@ -185,7 +192,7 @@ public final class RepairJob {
             totals.puts,
             totals.deletes,
             totals.masked);
-        for (RepairStage.Fixed f : fixes.take(EXAMPLES)) {
+        for (RepairStage.Fixed f : fixes.filter(f -> !f.continuation()).take(EXAMPLES)) {
           examples.add(f.kind() + " " + io.rekey.keys.KeyText.of(f.key()).printable());
         }
         if (totals.masked > 0) {
@@ -286,10 +293,11 @@ public final class RepairJob {
     static final Totals ZERO = new Totals(0, 0, 0, 0, 0, 0);
 
     static Totals of(RepairStage.Fixed f) {
+      int row = f.continuation() ? 0 : 1;
       return new Totals(
-          f.kind() == RowDifferences.Kind.MISSING ? 1 : 0,
-          f.kind() == RowDifferences.Kind.DIFFERENT ? 1 : 0,
-          f.kind() == RowDifferences.Kind.EXTRA ? 1 : 0,
+          f.kind() == RowDifferences.Kind.MISSING ? row : 0,
+          f.kind() == RowDifferences.Kind.DIFFERENT ? row : 0,
+          f.kind() == RowDifferences.Kind.EXTRA ? row : 0,
           f.puts(),
           f.deletes(),
           f.masked());

@@ -18,10 +18,10 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -50,10 +50,12 @@ final class RepairStage
   private final Counted targetCounted;
   private final HashSet<String> newVersionBehavior;
   private final long below;
+  private final int piece;
   private final ShippedConfiguration conf;
 
   /**
    * @param below read cells stamped below this ({@code Long.MAX_VALUE} for all)
+   * @param piece the most cells of a row held at once: a wider row is fixed a part at a time
    * @param newVersionBehavior the target's families with {@code NEW_VERSION_BEHAVIOR}
    */
   RepairStage(
@@ -64,6 +66,7 @@ final class RepairStage
       Counted targetCounted,
       Set<String> newVersionBehavior,
       long below,
+      int piece,
       ShippedConfiguration conf) {
     this.source = source;
     this.target = target;
@@ -72,6 +75,7 @@ final class RepairStage
     this.targetCounted = targetCounted;
     this.newVersionBehavior = new HashSet<>(newVersionBehavior);
     this.below = below;
+    this.piece = piece;
     this.conf = conf;
   }
 
@@ -81,6 +85,7 @@ final class RepairStage
    *
    * @param records the Puts and version deletes to write, under the target key
    * @param example the first cell that cannot be restored, as text, or null
+   * @param continuation a later part of a wide row's fix: the row was counted with its first part
    */
   record Fixed(
       byte[] key,
@@ -89,35 +94,71 @@ final class RepairStage
       long puts,
       long deletes,
       long masked,
-      String example)
-      implements Serializable {}
+      String example,
+      boolean continuation)
+      implements Serializable {
+    static Fixed of(byte[] key, RowDifferences.Kind kind, RowFix fix, boolean continuation) {
+      List<Cell> cells = new ArrayList<>(fix.puts());
+      cells.addAll(fix.deletes());
+      cells.sort(CellComparator.getInstance());
+      List<byte[]> records =
+          cells.isEmpty() ? List.of() : ShuffleCell.records(key, cells.toArray(new Cell[0]));
+      String example =
+          fix.masked().isEmpty()
+              ? null
+              : Bytes.toStringBinary(key) + " " + RowFix.version(fix.masked().get(0));
+      return new Fixed(
+          key,
+          kind,
+          records,
+          fix.puts().size(),
+          fix.deletes().size(),
+          fix.masked().size(),
+          example,
+          continuation);
+    }
+  }
 
   /**
    * The partition's fixes, worked out a batch at a time as they are consumed, so a partition with
-   * many differing rows holds one batch of them.
+   * many differing rows holds one batch of them, and a wide row's fix a part at a time.
    */
   @Override
   public Iterator<Fixed> call(Iterator<RowDifferences.Differing> rows) {
     return new Iterator<>() {
       private final ArrayDeque<Fixed> ready = new ArrayDeque<>();
+      private final ArrayDeque<Iterator<Fixed>> later = new ArrayDeque<>();
+      private Table from;
+      private Table to;
 
       @Override
       public boolean hasNext() {
-        if (ready.isEmpty() && rows.hasNext()) {
+        while (ready.isEmpty()) {
+          if (!later.isEmpty()) {
+            if (later.peek().hasNext()) {
+              ready.add(later.peek().next());
+            } else {
+              later.poll();
+            }
+            continue;
+          }
+          if (!rows.hasNext()) {
+            close();
+            return false;
+          }
           List<RowDifferences.Differing> batch = new ArrayList<>(RowReads.BATCH);
           while (batch.size() < RowReads.BATCH && rows.hasNext()) {
             batch.add(rows.next());
           }
-          Connection c = ExecutorConnections.get(conf);
-          try (Table from = c.getTable(TableName.valueOf(source));
-              Table to = c.getTable(TableName.valueOf(target))) {
-            fix(batch, from, to, ready);
+          try {
+            open();
+            fix(batch, from, to, ready, later);
           } catch (IOException e) {
             throw new UncheckedIOException(
                 "cannot read the differing rows of " + source + " and " + target, e);
           }
         }
-        return !ready.isEmpty();
+        return true;
       }
 
       @Override
@@ -127,11 +168,37 @@ final class RepairStage
         }
         return ready.poll();
       }
+
+      private void open() throws IOException {
+        if (from == null) {
+          Connection c = ExecutorConnections.get(conf);
+          from = c.getTable(TableName.valueOf(source));
+          to = c.getTable(TableName.valueOf(target));
+        }
+      }
+
+      private void close() {
+        try {
+          if (from != null) {
+            from.close();
+            to.close();
+          }
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot close " + source + " or " + target, e);
+        } finally {
+          from = null;
+          to = null;
+        }
+      }
     };
   }
 
   private void fix(
-      List<RowDifferences.Differing> batch, Table from, Table to, ArrayDeque<Fixed> out)
+      List<RowDifferences.Differing> batch,
+      Table from,
+      Table to,
+      ArrayDeque<Fixed> out,
+      ArrayDeque<Iterator<Fixed>> later)
       throws IOException {
     List<byte[]> sourceKeys = new ArrayList<>();
     List<byte[]> targetKeys = new ArrayList<>();
@@ -145,54 +212,108 @@ final class RepairStage
         below == Long.MAX_VALUE ? Set.of() : RowReads.changedSince(from, sourceKeys, below);
     Set<byte[]> changedTarget =
         below == Long.MAX_VALUE ? Set.of() : RowReads.changedSince(to, targetKeys, below);
-    Map<byte[], Cell[]> sourceRows = RowReads.read(from, sourceKeys, sourceCounted.raw(), below);
-    Map<byte[], Cell[]> shownRows = RowReads.read(to, targetKeys, targetCounted.raw(), below);
-    Map<byte[], Cell[]> rawRows =
-        targetCounted.raw() ? shownRows : RowReads.read(to, targetKeys, true, below);
+    RowReads.Rows sourceRows = RowReads.read(from, sourceKeys, sourceCounted.raw(), below, piece);
+    RowReads.Rows shownRows = RowReads.read(to, targetKeys, targetCounted.raw(), below, piece);
+    RowReads.Rows rawRows =
+        targetCounted.raw() ? shownRows : RowReads.read(to, targetKeys, true, below, piece);
     for (RowDifferences.Differing d : batch) {
-      if (changedTarget.contains(d.targetKey())
+      byte[] key = d.targetKey();
+      if (changedTarget.contains(key)
           || d.sourceKeys().stream().anyMatch(changedSource::contains)) {
-        out.add(new Fixed(d.targetKey(), d.kind(), List.of(), 0, 0, 0, null));
+        out.add(Fixed.of(key, d.kind(), RowFix.NONE, false));
+        continue;
+      }
+      if (shownRows.wide().contains(key)
+          || rawRows.wide().contains(key)
+          || d.sourceKeys().stream().anyMatch(sourceRows.wide()::contains)) {
+        later.add(wide(d, sourceRows, from, to));
         continue;
       }
       List<Cell> wanted = new ArrayList<>();
       for (byte[] sk : d.sourceKeys()) {
         Cell[] cells = sourceRows.get(sk);
-        if (cells != null && maps(sk, cells, d.targetKey())) {
+        if (cells.length > 0 && maps(sk, cells, key)) {
           wanted.addAll(sourceCounted.cellsOfRow(cells));
         }
       }
-      Cell[] shown = shownRows.getOrDefault(d.targetKey(), new Cell[0]);
       List<Cell> markers = new ArrayList<>();
-      for (Cell m : rawRows.getOrDefault(d.targetKey(), new Cell[0])) {
+      for (Cell m : rawRows.get(key)) {
         if (CellUtil.isDelete(m)) {
           markers.add(m);
         }
       }
       RowFix fix =
           RowFix.of(
-              d.targetKey(), wanted, targetCounted.cellsOfRow(shown), markers, newVersionBehavior);
-      List<Cell> cells = new ArrayList<>(fix.puts());
-      cells.addAll(fix.deletes());
-      cells.sort(org.apache.hadoop.hbase.CellComparator.getInstance());
-      List<byte[]> records =
-          cells.isEmpty()
-              ? List.of()
-              : ShuffleCell.records(d.targetKey(), cells.toArray(new Cell[0]));
-      String example =
-          fix.masked().isEmpty()
-              ? null
-              : Bytes.toStringBinary(d.targetKey()) + " " + RowFix.version(fix.masked().get(0));
-      out.add(
-          new Fixed(
-              d.targetKey(),
-              d.kind(),
-              records,
-              fix.puts().size(),
-              fix.deletes().size(),
-              fix.masked().size(),
-              example));
+              key,
+              wanted,
+              targetCounted.cellsOfRow(shownRows.get(key)),
+              markers,
+              newVersionBehavior);
+      out.add(Fixed.of(key, d.kind(), fix, false));
     }
+  }
+
+  /**
+   * The fix of a row too wide to hold (or with a source row too wide), in parts: the rows are read
+   * again a piece at a time, from when the first part is taken. The first part counts the row.
+   */
+  private Iterator<Fixed> wide(
+      RowDifferences.Differing d, RowReads.Rows sourceRows, Table from, Table to) {
+    byte[] key = d.targetKey();
+    return new Iterator<>() {
+      private Iterator<RowFix> parts;
+      private boolean first = true;
+
+      @Override
+      public boolean hasNext() {
+        return first || parts().hasNext();
+      }
+
+      @Override
+      public Fixed next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        Fixed f = Fixed.of(key, d.kind(), parts().hasNext() ? parts().next() : RowFix.NONE, !first);
+        first = false;
+        return f;
+      }
+
+      private Iterator<RowFix> parts() {
+        if (parts == null) {
+          try {
+            parts = fixInParts(d, sourceRows, from, to);
+          } catch (IOException e) {
+            throw new UncheckedIOException(
+                "cannot read the wide row " + Bytes.toStringBinary(key) + " of " + target, e);
+          }
+        }
+        return parts;
+      }
+    };
+  }
+
+  private Iterator<RowFix> fixInParts(
+      RowDifferences.Differing d, RowReads.Rows sourceRows, Table from, Table to)
+      throws IOException {
+    byte[] key = d.targetKey();
+    List<Iterator<Cell>> sources = new ArrayList<>();
+    for (byte[] sk : d.sourceKeys()) {
+      boolean wide = sourceRows.wide().contains(sk);
+      Cell[] cells =
+          wide
+              ? RowReads.kept(
+                  from, sk, sourceCounted.raw(), below, piece, CellVisibility.keyCells(mapping))
+              : sourceRows.get(sk);
+      if ((wide || cells.length > 0) && maps(sk, cells, key)) {
+        sources.add(RowReads.cells(from, sk, sourceCounted.raw(), below, piece));
+      }
+    }
+    Iterator<Cell> raw = RowReads.cells(to, key, true, below, piece);
+    Iterator<Cell> shown =
+        targetCounted.raw() ? null : RowReads.cells(to, key, false, below, piece);
+    return new WideRowFix(
+        key, sources, sourceCounted, shown, raw, targetCounted, newVersionBehavior, piece);
   }
 
   /** Whether the source row still maps to {@code key}, from the values a read returns. */

@@ -28,6 +28,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * @param masked cells the source has that target markers would hide, under the target key
  */
 public record RowFix(List<Cell> puts, List<Cell> deletes, List<Cell> masked) {
+  /** A fix that writes nothing. */
+  public static final RowFix NONE = new RowFix(List.of(), List.of(), List.of());
+
   /**
    * @param key the target row
    * @param wanted what a read of the row should return: the source's cells mapped to the key

@@ -294,7 +294,8 @@ public final class SyncJob {
                     to,
                     runDir.toString(),
                     shipped,
-                    rejectedSoFar),
+                    rejectedSoFar,
+                    rekey.batch()),
                 true));
     String description =
         "rekey sync: window "

@@ -8,11 +8,12 @@ import io.rekey.write.RowsToCells;
 import io.rekey.write.ShuffleCell;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
@@ -44,10 +45,13 @@ final class SyncMapper
   private final String runDir;
   private final ShippedConfiguration conf;
   private final LongAccumulator rowsRejectedProgress;
+  private final int piece;
 
   /**
    * @param source the source table, read again for the rows' histories
    * @param to the window's end: histories are read below it
+   * @param piece the most cells of a row held at once: a wider row's history is read again, a piece
+   *     at a time, where it is needed whole
    */
   SyncMapper(
       WindowMapping mapping,
@@ -55,8 +59,10 @@ final class SyncMapper
       long to,
       String runDir,
       ShippedConfiguration conf,
-      LongAccumulator rowsRejectedProgress) {
+      LongAccumulator rowsRejectedProgress,
+      int piece) {
     this.mapping = mapping;
+    this.piece = piece;
     this.source = source;
     this.to = to;
     this.runDir = runDir;
@@ -75,6 +81,7 @@ final class SyncMapper
     private SyncStats stats = SyncStats.ZERO;
     private byte[] lastRow;
     private boolean lastRowRejected;
+    private Table sourceTable;
 
     PartitionIterator(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       super(rows);
@@ -85,35 +92,58 @@ final class SyncMapper
     protected void read(Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       if (!mapping.needsHistory()) {
         Result r = rows.next()._2();
-        map(r.getRow(), r.rawCells(), null);
+        map(r.getRow(), r.rawCells(), null, null);
         return;
       }
       List<Result> batch = new ArrayList<>(HISTORY_BATCH);
       while (batch.size() < HISTORY_BATCH && rows.hasNext()) {
         batch.add(rows.next()._2());
       }
-      TreeMap<byte[], Cell[]> histories = histories(batch);
-      for (Result r : batch) {
-        Cell[] history = histories.get(r.getRow());
-        map(r.getRow(), r.rawCells(), history == null ? new Cell[0] : history);
-      }
-    }
-
-    /** The stored cells of {@code batch}'s rows below the window's end, raw, in one scan. */
-    private TreeMap<byte[], Cell[]> histories(List<Result> batch) {
       List<byte[]> keys = new ArrayList<>(batch.size());
       for (Result r : batch) {
         keys.add(r.getRow());
       }
-      try (Table t = ExecutorConnections.get(conf).getTable(TableName.valueOf(source))) {
-        return RowReads.read(t, keys, true, to);
+      try {
+        RowReads.Rows histories = RowReads.read(sourceTable(), keys, true, to, piece);
+        for (Result r : batch) {
+          byte[] row = r.getRow();
+          if (histories.wide().contains(row)) {
+            WindowMapping.History history;
+            try (RowReads.RowCells cells = stored(row)) {
+              history = mapping.history(cells);
+            }
+            map(row, r.rawCells(), history, () -> stored(row));
+          } else {
+            List<Cell> cells = Arrays.asList(histories.get(row));
+            map(row, r.rawCells(), mapping.history(cells.iterator()), cells::iterator);
+          }
+        }
       } catch (IOException e) {
         throw new UncheckedIOException(
             "cannot read the history of " + batch.size() + " rows of " + source, e);
       }
     }
 
-    private void map(byte[] row, Cell[] window, Cell[] history) {
+    /** A wide row's stored cells below the window's end, raw, a piece at a time. */
+    private RowReads.RowCells stored(byte[] row) {
+      try {
+        return RowReads.cells(
+            ExecutorConnections.get(conf).getTable(TableName.valueOf(source)),
+            row,
+            true,
+            to,
+            piece);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read the history of a wide row of " + source, e);
+      }
+    }
+
+    /**
+     * @param history the row's history, or null when the key depends on the old key alone
+     * @param stored the row's stored cells, read again for a move or a retirement
+     */
+    private void map(
+        byte[] row, Cell[] window, WindowMapping.History history, Supplier<Iterator<Cell>> stored) {
       // A wide row read in batches (keys without bound columns only) is counted, and rejected,
       // once.
       boolean sameRow = lastRow != null && Arrays.equals(lastRow, row);
@@ -121,18 +151,16 @@ final class SyncMapper
       for (Cell c : window) {
         deletes += CellUtil.isDelete(c) ? 1 : 0;
       }
-      WindowMapping.Outcome outcome = mapping.map(row, window, history);
+      WindowMapping.Decision decision = mapping.decide(row, history);
       SyncStats s;
-      if (outcome instanceof WindowMapping.Rejected rejected) {
+      if (decision instanceof WindowMapping.Refuse refused) {
         boolean newReject = !(sameRow && lastRowRejected);
         if (newReject) {
           rowsRejectedProgress.add(1);
-          records.reject(rejected.reason(), rejected.detail(), row);
+          records.reject(refused.reason(), refused.detail(), row);
         }
         // A row that lost its key leaves the keys it had: no stale copy stays in the target.
-        for (WindowMapping.Retired retired : rejected.retired()) {
-          emit(retired.oldKey(), retired.markers());
-        }
+        rewrite(stored, null, refused.oldKeys());
         s =
             new SyncStats(
                 sameRow ? 0 : 1,
@@ -143,28 +171,13 @@ final class SyncMapper
                 0,
                 0,
                 0,
-                rejected.retiredCells(),
-                0);
-      } else if (outcome instanceof WindowMapping.Moved moved) {
-        emit(moved.newKey(), moved.wholeRow());
-        for (WindowMapping.Retired retired : moved.retired()) {
-          emit(retired.oldKey(), retired.markers());
-        }
-        s =
-            new SyncStats(
-                1,
-                window.length,
-                deletes,
                 0,
-                0,
-                window.length,
-                1,
-                moved.wholeRow().length,
-                moved.retiredCells(),
                 0);
+      } else if (decision instanceof WindowMapping.Move moved) {
+        rewrite(stored, moved.newKey(), moved.oldKeys());
+        s = new SyncStats(1, window.length, deletes, 0, 0, window.length, 1, 0, 0, 0);
       } else {
-        WindowMapping.Mapped mapped = (WindowMapping.Mapped) outcome;
-        emit(mapped.key(), mapped.cells());
+        emit(((WindowMapping.Write) decision).key(), window);
         s =
             new SyncStats(
                 sameRow ? 0 : 1,
@@ -180,7 +193,55 @@ final class SyncMapper
       }
       stats = stats.plus(s);
       lastRow = row;
-      lastRowRejected = outcome instanceof WindowMapping.Rejected;
+      lastRowRejected = decision instanceof WindowMapping.Refuse;
+    }
+
+    /**
+     * Writes the row's stored cells under {@code newKey} (unless null) and retires its Puts under
+     * each of {@code oldKeys}, as the cells are read: a wide row is never held whole. The counts
+     * are added as the cells go.
+     */
+    private void rewrite(Supplier<Iterator<Cell>> stored, byte[] newKey, List<byte[]> oldKeys) {
+      if (newKey == null && oldKeys.isEmpty()) {
+        return;
+      }
+      Iterator<Cell> cells = stored.get();
+      later(
+          new Iterator<>() {
+            private final ArrayDeque<Tuple2<byte[], byte[]>> made = new ArrayDeque<>();
+
+            @Override
+            public boolean hasNext() {
+              while (made.isEmpty() && cells.hasNext()) {
+                Cell c = cells.next();
+                if (newKey != null) {
+                  add(newKey, c);
+                  stats = stats.plus(new SyncStats(0, 0, 0, 0, 0, 0, 0, 1, 0, 0));
+                }
+                if (c.getType() == Cell.Type.Put) {
+                  for (byte[] old : oldKeys) {
+                    add(old, WindowMapping.retiring(old, c));
+                    stats = stats.plus(new SyncStats(0, 0, 0, 0, 0, 0, 0, 0, 1, 0));
+                  }
+                }
+              }
+              return !made.isEmpty();
+            }
+
+            private void add(byte[] key, Cell c) {
+              for (byte[] record : ShuffleCell.records(key, new Cell[] {c})) {
+                made.add(new Tuple2<>(record, null));
+              }
+            }
+
+            @Override
+            public Tuple2<byte[], byte[]> next() {
+              if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+              }
+              return made.poll();
+            }
+          });
     }
 
     private void emit(byte[] key, Cell[] cells) {
@@ -192,8 +253,23 @@ final class SyncMapper
       }
     }
 
+    /** The source table on the executor's shared connection, opened once for the task. */
+    private Table sourceTable() throws IOException {
+      if (sourceTable == null) {
+        sourceTable = ExecutorConnections.get(conf).getTable(TableName.valueOf(source));
+      }
+      return sourceTable;
+    }
+
     @Override
     protected void finish() {
+      if (sourceTable != null) {
+        try {
+          sourceTable.close();
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot close " + source, e);
+        }
+      }
       records.finish(stats.toLine());
     }
   }

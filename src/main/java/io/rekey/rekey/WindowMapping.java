@@ -8,7 +8,10 @@ import io.rekey.read.CellVisibility;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
@@ -116,10 +119,6 @@ public final class WindowMapping implements Serializable {
       retired = List.copyOf(retired);
     }
 
-    Rejected(String reason, String detail) {
-      this(reason, detail, List.of());
-    }
-
     /** The retiring markers written, over every old key. */
     public int retiredCells() {
       return Retired.cells(retired);
@@ -127,7 +126,7 @@ public final class WindowMapping implements Serializable {
   }
 
   /**
-   * Maps one row.
+   * Maps one row held whole.
    *
    * @param row the source row key
    * @param window the row's cells with timestamps in the window, as a raw scan returns them
@@ -135,26 +134,110 @@ public final class WindowMapping implements Serializable {
    *     when {@link #needsHistory()} is false
    */
   public Outcome map(byte[] row, Cell[] window, Cell[] history) {
+    Decision d = decide(row, history == null ? null : history(Arrays.asList(history).iterator()));
+    if (d instanceof Write w) {
+      return new Mapped(w.key(), window);
+    }
+    if (d instanceof Move m) {
+      return new Moved(m.newKey(), history, retire(m.oldKeys(), history));
+    }
+    Refuse r = (Refuse) d;
+    return new Rejected(r.reason(), r.detail(), retire(r.oldKeys(), history));
+  }
+
+  private static List<Retired> retire(List<byte[]> oldKeys, Cell[] history) {
+    List<Retired> out = new ArrayList<>();
+    for (byte[] old : oldKeys) {
+      List<Cell> markers = new ArrayList<>();
+      for (Cell c : history) {
+        if (c.getType() == Cell.Type.Put) {
+          markers.add(retiring(old, c));
+        }
+      }
+      out.add(new Retired(old, markers.toArray(new Cell[0])));
+    }
+    return out;
+  }
+
+  /**
+   * The version delete marker under {@code oldKey} that retires {@code put}, a Put the row stored
+   * below the window's end: the target may hold it there (the copy wrote the row as of its
+   * snapshot, which can be inside the window).
+   */
+  public static Cell retiring(byte[] oldKey, Cell put) {
+    return new KeyValue(
+        oldKey,
+        CellUtil.cloneFamily(put),
+        CellUtil.cloneQualifier(put),
+        put.getTimestamp(),
+        KeyValue.Type.Delete);
+  }
+
+  /**
+   * What {@link #decide} needs of a row's stored cells below the window's end, read raw.
+   *
+   * @param keyCells the cells its key depends on ({@link CellVisibility#keyCells}), in order
+   * @param storedBefore whether any cell is stamped before the window
+   * @param visible whether a normal read returns any cell of it
+   */
+  public record History(Cell[] keyCells, boolean storedBefore, boolean visible) {}
+
+  /** The history of a row from its stored cells, raw, in a read's order (in pieces or not). */
+  public History history(Iterator<Cell> stored) {
+    Predicate<Cell> bound = CellVisibility.keyCells(mapping);
+    CellVisibility.RawRows reads = new CellVisibility.RawRows(Map.of());
+    List<Cell> keyCells = new ArrayList<>();
+    boolean before = false;
+    boolean visible = false;
+    while (stored.hasNext()) {
+      Cell c = stored.next();
+      before |= c.getTimestamp() < from;
+      visible |= reads.counts(c) && c.getType() == Cell.Type.Put;
+      if (bound.test(c)) {
+        keyCells.add(c);
+      }
+    }
+    return new History(keyCells.toArray(new Cell[0]), before, visible);
+  }
+
+  /** What becomes of one row's window, whether or not the row is held whole. */
+  public sealed interface Decision {}
+
+  /** The window's cells go to {@code key}. */
+  public record Write(byte[] key) implements Decision {}
+
+  /**
+   * The row's key changed: every stored cell of it goes to {@code newKey}, and each of its Puts is
+   * retired ({@link #retiring}) under each of {@code oldKeys}.
+   */
+  public record Move(byte[] newKey, List<byte[]> oldKeys) implements Decision {}
+
+  /** The row cannot be written; its Puts are retired under each of {@code oldKeys}. */
+  public record Refuse(String reason, String detail, List<byte[]> oldKeys) implements Decision {}
+
+  /**
+   * Decides one row.
+   *
+   * @param row the source row key
+   * @param history the row's history ({@link #history}); null when {@link #needsHistory()} is false
+   */
+  public Decision decide(byte[] row, History history) {
     if (!keyUsesColumns) {
       try {
-        return new Mapped(mapping.map(row, ColumnValues.NONE), window);
+        return new Write(mapping.map(row, ColumnValues.NONE));
       } catch (KeyReject r) {
-        return new Rejected(r.reason().name(), r.detail());
+        return new Refuse(r.reason().name(), r.detail(), List.of());
       }
     }
-    Key before = keyAt(row, history, from);
-    Key after = keyAt(row, history, to);
-    if (after.key != null && (before.key != null || !storedBefore(history))) {
-      List<Retired> retired = new ArrayList<>();
-      for (byte[] old : earlierKeys(row, history, before, after.key)) {
-        retired.add(new Retired(old, retired(old, history)));
-      }
-      return retired.isEmpty()
-          ? new Mapped(after.key, window)
-          : new Moved(after.key, history, retired);
+    Cell[] keyCells = history.keyCells();
+    Key before = keyAt(row, keyCells, from);
+    Key after = keyAt(row, keyCells, to);
+    if (after.key != null && (before.key != null || !history.storedBefore())) {
+      List<byte[]> old = earlierKeys(row, keyCells, before, after.key);
+      return old.isEmpty() ? new Write(after.key) : new Move(after.key, old);
     }
     if (after.key != null) {
-      return new Rejected(
+      return new Refuse(
           OLD_KEY_UNKNOWN,
           "the row had cells before the window ["
               + from
@@ -167,33 +250,30 @@ public final class WindowMapping implements Serializable {
               + " repair' (or 'rekey sync --final --repair') deletes what is left under that key"
               + " and writes the row where it now maps ("
               + Bytes.toStringBinary(after.key)
-              + ")");
+              + ")",
+          List.of());
     }
-    if (CellVisibility.anyVisible(history, to)) {
+    if (history.visible()) {
       // The row lives on without a key: it leaves every key it had, and is counted as rejected.
-      List<Retired> retired = new ArrayList<>();
-      for (byte[] old : earlierKeys(row, history, before, null)) {
-        retired.add(new Retired(old, retired(old, history)));
-      }
-      return new Rejected(
+      return new Refuse(
           after.reject.reason().name(),
           after.reject.detail()
               + " (the row still holds cells, so it can no longer be placed in the target; its"
               + " cells there were retired. Give it a value the layout accepts and the next sync"
               + " writes it, or acknowledge it at the switch with --accept-unmapped)",
-          retired);
+          earlierKeys(row, keyCells, before, null));
     }
     if (before.key != null) {
       // Deleted in the window: the markers go where the row lived.
-      return new Mapped(before.key, window);
+      return new Write(before.key);
     }
     // No key before or after: the row was written and deleted within the window, or never had its
     // bound columns. Its cells go to the key its newest bound values give, masked or not.
-    Key latest = keyAt(row, history, Long.MAX_VALUE, false);
+    Key latest = keyAt(row, keyCells, Long.MAX_VALUE, false);
     if (latest.key != null) {
-      return new Mapped(latest.key, window);
+      return new Write(latest.key);
     }
-    return new Rejected(after.reject.reason().name(), after.reject.detail());
+    return new Refuse(after.reject.reason().name(), after.reject.detail(), List.of());
   }
 
   private String boundColumns() {
@@ -204,15 +284,6 @@ public final class WindowMapping implements Serializable {
       }
     }
     return String.join(", ", names);
-  }
-
-  private boolean storedBefore(Cell[] history) {
-    for (Cell c : history) {
-      if (c.getTimestamp() < from) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
@@ -257,27 +328,6 @@ public final class WindowMapping implements Serializable {
       }
     }
     return false;
-  }
-
-  /**
-   * A version delete marker under {@code oldKey} for every Put the row stored below the window's
-   * end: the target may hold any of them there (the copy wrote the row as of its snapshot, which
-   * can be inside the window).
-   */
-  private Cell[] retired(byte[] oldKey, Cell[] history) {
-    List<Cell> out = new ArrayList<>();
-    for (Cell c : history) {
-      if (c.getType() == Cell.Type.Put) {
-        out.add(
-            new KeyValue(
-                oldKey,
-                CellUtil.cloneFamily(c),
-                CellUtil.cloneQualifier(c),
-                c.getTimestamp(),
-                KeyValue.Type.Delete));
-      }
-    }
-    return out.toArray(new Cell[0]);
   }
 
   /** The new key, or why there is none. */

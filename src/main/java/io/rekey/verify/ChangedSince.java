@@ -13,7 +13,6 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.TableName;
@@ -48,7 +47,8 @@ public final class ChangedSince {
       TableName source,
       TableName target,
       KeyMapping mapping,
-      long until) {
+      long until,
+      int piece) {
     sc.setJobGroup(
         "changed-since",
         "rows of " + source + " and " + target + " with cells stamped at or after " + until,
@@ -59,7 +59,11 @@ public final class ChangedSince {
           rowsFrom(sc, conf, source, until)
               .mapPartitions(
                   new KeysAsOf(
-                      mapping, source.getNameAsString(), until, new ShippedConfiguration(conf)));
+                      mapping,
+                      source.getNameAsString(),
+                      until,
+                      piece,
+                      new ShippedConfiguration(conf)));
       return KeySet.of(sourceKeys.union(targetKeys).collect());
     } finally {
       sc.clearJobGroup();
@@ -79,12 +83,14 @@ public final class ChangedSince {
     private final KeyMapping mapping;
     private final String source;
     private final long until;
+    private final int piece;
     private final ShippedConfiguration conf;
 
-    KeysAsOf(KeyMapping mapping, String source, long until, ShippedConfiguration conf) {
+    KeysAsOf(KeyMapping mapping, String source, long until, int piece, ShippedConfiguration conf) {
       this.mapping = mapping;
       this.source = source;
       this.until = until;
+      this.piece = piece;
       this.conf = conf;
     }
 
@@ -109,15 +115,19 @@ public final class ChangedSince {
         }
         return;
       }
-      TreeMap<byte[], Cell[]> histories;
       try (Table t = ExecutorConnections.get(conf).getTable(TableName.valueOf(source))) {
-        histories = RowReads.read(t, batch, true, until);
+        RowReads.Rows histories = RowReads.read(t, batch, true, until, piece);
+        histories
+            .whole()
+            .forEach((row, cells) -> add(row, CellVisibility.valuesAsOf(cells, until, true), out));
+        for (byte[] row : histories.wide()) {
+          Cell[] kept = RowReads.kept(t, row, true, until, piece, CellVisibility.keyCells(mapping));
+          add(row, CellVisibility.valuesAsOf(kept, until, true), out);
+        }
       } catch (IOException e) {
         throw new UncheckedIOException(
             "cannot read the history of " + batch.size() + " rows of " + source, e);
       }
-      histories.forEach(
-          (row, cells) -> add(row, CellVisibility.valuesAsOf(cells, until, true), out));
     }
 
     private void add(byte[] row, ColumnValues values, List<byte[]> out) {

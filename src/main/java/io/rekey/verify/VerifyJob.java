@@ -96,7 +96,8 @@ public final class VerifyJob {
                   options.source(),
                   options.target(),
                   options.mapping(),
-                  options.until()));
+                  options.until(),
+                  options.batch()));
     }
     // Rows with column-bound fields must arrive whole.
     int sourceBatch = options.mapping().source().columns().isEmpty() ? options.batch() : 0;

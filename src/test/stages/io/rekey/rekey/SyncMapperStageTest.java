@@ -53,7 +53,8 @@ class SyncMapperStageTest extends StageTest {
             2000,
             run,
             StageTest.localFiles(),
-            jsc().sc().longAccumulator());
+            jsc().sc().longAccumulator(),
+            10_000);
     JavaRDD<String> out = cellsOut(2, window, stage);
 
     List<String> expected = new ArrayList<>();
