@@ -7,11 +7,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
@@ -226,33 +229,65 @@ public final class RunState {
   }
 
   /**
-   * Refuses a clock of the state table's region server more than {@code maxSkewMillis} from this
-   * JVM's ({@link #clockSkewMillis}): a cell stamped by a clock that far off can fall behind a
-   * watermark unread.
+   * Refuses a clock more than {@code maxSkewMillis} from this JVM's: of the region server holding
+   * the state table ({@link #clockSkewMillis}), then of every other server holding a region of
+   * {@code tables} ({@link ServerClocks}, which waits for their next reports to the master). A cell
+   * stamped by a clock that far off can fall behind a watermark unread.
    *
-   * @return the skew measured
-   * @throws RekeyException with the skew measured and both fixes
+   * @return the skew farthest from zero measured
+   * @throws RekeyException with the server, the skew measured and both fixes
    */
-  public long requireClockWithin(long maxSkewMillis) {
+  public long requireClocksWithin(long maxSkewMillis, long waitMillis, TableName... tables) {
     long skew = clockSkewMillis();
     if (Math.abs(skew) > maxSkewMillis) {
-      throw new RekeyException(
-          "the region server holding "
-              + table
-              + " stamps cells "
-              + Math.abs(skew)
-              + " ms "
-              + (skew > 0 ? "ahead of" : "behind")
-              + " this driver's clock, more than a third of the safety lag ("
-              + 3 * maxSkewMillis
-              + " ms): cells stamped by a clock that far off can fall behind the watermark"
-              + " unread. Synchronize the clocks (NTP), or raise --"
-              + SAFETY_LAG.name()
-              + " to at least "
-              + (3 * Math.abs(skew) + 999) / 1000
-              + " s");
+      throw skewRefusal("the region server holding " + table, skew, maxSkewMillis);
     }
-    return skew;
+    Set<ServerName> others = ServerClocks.holding(connection, tables);
+    try {
+      others.remove(connection.getRegionLocator(table).getRegionLocation(row).getServerName());
+    } catch (IOException e) {
+      throw new RekeyException("cannot locate " + table + ": " + e.getMessage(), e);
+    }
+    if (others.isEmpty()) {
+      return skew;
+    }
+    ServerClocks.Measured measured;
+    try (Admin admin = connection.getAdmin()) {
+      measured =
+          ServerClocks.measure(
+              ServerClocks.reports(admin), others, waitMillis, System::currentTimeMillis);
+    } catch (IOException e) {
+      throw new RekeyException(
+          "cannot read the region servers' reports from the master: " + e.getMessage(), e);
+    }
+    if (!measured.silent().isEmpty()) {
+      LOG.warn(
+          "the clocks of {} could not be measured: no report to the master within {} ms",
+          measured.silent(),
+          waitMillis);
+    }
+    ServerClocks.Clock far = measured.farthest();
+    if (far != null && Math.abs(far.skewMillis()) > maxSkewMillis) {
+      throw skewRefusal("the region server " + far.server(), far.skewMillis(), maxSkewMillis);
+    }
+    return far != null && Math.abs(far.skewMillis()) > Math.abs(skew) ? far.skewMillis() : skew;
+  }
+
+  private static RekeyException skewRefusal(String server, long skew, long maxSkewMillis) {
+    return new RekeyException(
+        server
+            + " stamps cells "
+            + Math.abs(skew)
+            + " ms "
+            + (skew > 0 ? "ahead of" : "behind")
+            + " this driver's clock, more than a third of the safety lag ("
+            + 3 * maxSkewMillis
+            + " ms): cells stamped by a clock that far off can fall behind the watermark"
+            + " unread. Synchronize the clocks (NTP), or raise --"
+            + SAFETY_LAG.name()
+            + " to at least "
+            + (3 * Math.abs(skew) + 999) / 1000
+            + " s");
   }
 
   /**

@@ -10,6 +10,7 @@ import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.RunLock;
 import io.rekey.hbase.RunRecord;
 import io.rekey.hbase.RunState;
+import io.rekey.hbase.ServerClocks;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.read.SourceReader;
@@ -157,7 +158,12 @@ public final class SyncJob {
         admin.descriptor(rekey.source(), "source"),
         admin.descriptor(rekey.target(), "target"),
         rekey.mapping());
-    long skew = state.requireClockWithin(rekey.safetyLagMillis() / 3);
+    long skew =
+        state.requireClocksWithin(
+            rekey.safetyLagMillis() / 3,
+            ServerClocks.waitMillis(conf),
+            rekey.source(),
+            rekey.target());
     // Read first: any write from here on, whatever its timestamp, changes a region's count.
     List<RegionActivity> stopped =
         options.finalRun() ? RegionActivity.of(connection, rekey.source()) : List.of();

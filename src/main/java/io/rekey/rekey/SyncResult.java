@@ -34,7 +34,8 @@ import java.util.List;
  *     acknowledged ({@code --accept-unmapped}), or null
  * @param mergeAllowed the migration lets a layout that is not injective merge rows ({@code
  *     --allow-merge})
- * @param clockSkewMillis how far the state table's region server's clock was from the driver's
+ * @param clockSkewMillis how far from the driver's clock the farthest region server clock was,
+ *     among the state table's server and every server holding the source or the target
  * @param warnings what the operator must know (delete markers a compaction may purge)
  * @param pressure how far the cluster held the windows' and the repair's writes back (busy answers,
  *     waits for compactions), summed; zero on an idle cluster
