@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
  * tier runs more ({@code RandomLiveTableLongIT}). {@code -Drekey.random.seed=N} reruns one case.
  */
 class RandomLiveTableIT extends OnMiniCluster {
-  static final int CASES = 6;
+  static final int CASES = 24;
 
   /** Cases run at once: each spends most of its time waiting (safety lags, compactions, RPCs). */
-  static final int AT_ONCE = 3;
+  static final int AT_ONCE = 12;
 
   /**
    * Runs {@code cases} seeds from {@code first} ({@link #AT_ONCE} at a time, each on tables of its
