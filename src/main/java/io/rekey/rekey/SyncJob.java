@@ -16,6 +16,7 @@ import io.rekey.hbase.TableAdmin;
 import io.rekey.read.SourceReader;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
+import io.rekey.verify.MergedKeys;
 import io.rekey.verify.MigrationDefinition;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
@@ -174,6 +175,9 @@ public final class SyncJob {
         throw new FindingsFound(early.refusal(rekey.source().getNameAsString(), end));
       }
     }
+    if (!options.finalRun() && !rekey.allowMerge()) {
+      requireNoMergedRows(end);
+    }
     List<SyncResult.Window> windows = new ArrayList<>();
     SyncStats totals = SyncStats.ZERO;
     String rejects = null;
@@ -278,6 +282,26 @@ public final class SyncJob {
   }
 
   /** Reads, maps and writes one window; the watermark is the caller's to move. */
+  /**
+   * Refuses, before anything is written, a sync whose layout is not injective when two source rows
+   * map to one target key as of {@code end}: the copy refuses them, and the window would merge
+   * them. One pass over the source's keys and bound columns, for such layouts only; the final sync
+   * counts them beside its verdict instead.
+   */
+  private void requireNoMergedRows(long end) {
+    MergedKeys merged = MergedKeys.inSource(sc, conf, rekey.source(), rekey.mapping(), end);
+    if (merged.keys() > 0) {
+      throw new RekeyException(
+          merged.keys()
+              + " target key(s) would hold the cells of two or more source rows, because the"
+              + " target key is not injective ("
+              + rekey.mapping().injectivity().explanation()
+              + "); nothing was written and the watermark stays. Examples: "
+              + String.join(", ", merged.examples())
+              + ". Keep the lost fields in the target key, or pass --allow-merge to merge them");
+    }
+  }
+
   private SyncResult.Window window(long from, long to, int number) {
     long t0 = System.nanoTime();
     Path runDir = runDir();

@@ -1,11 +1,20 @@
 package io.rekey.verify;
 
+import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.KeyMapping;
+import io.rekey.read.SourceReader;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.FilterList;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -22,7 +31,7 @@ import scala.Tuple2;
  * @param keys how many target keys hold two or more source rows
  * @param examples the first few, printable
  */
-record MergedKeys(long keys, List<String> examples) {
+public record MergedKeys(long keys, List<String> examples) {
   static final MergedKeys NONE = new MergedKeys(0, List.of());
 
   /** The merged keys of {@code source} through {@code mapping} (null: the target side, none). */
@@ -49,6 +58,32 @@ record MergedKeys(long keys, List<String> examples) {
       }
     }
     return new MergedKeys(keys, examples);
+  }
+
+  /**
+   * The merged keys of {@code source} read through its region servers as of {@code below} (the
+   * cells stamped before it): the check a sync of a layout that is not injective makes before it
+   * writes, as the copy does. Only the row keys and the columns the key reads are fetched.
+   */
+  public static MergedKeys inSource(
+      JavaSparkContext sc, Configuration conf, TableName source, KeyMapping mapping, long below) {
+    if (mapping.injectivity().injective()) {
+      return NONE;
+    }
+    Scan scan = new Scan().setCacheBlocks(false);
+    try {
+      scan.setTimeRange(0, below);
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read below " + below, e);
+    }
+    if (mapping.source().columns().isEmpty()) {
+      scan.setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()));
+    } else {
+      for (ColumnBinding c : mapping.source().columns()) {
+        scan.addColumn(Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier()));
+      }
+    }
+    return of(sc, SourceReader.live(sc, conf, source, scan), mapping, Counted.everyCell());
   }
 
   /** Each source row's target key with a count of one, once per row (wide rows come in batches). */

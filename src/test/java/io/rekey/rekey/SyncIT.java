@@ -582,8 +582,9 @@ class SyncIT extends OnMiniCluster {
 
   /**
    * Issue 52, item 6: a layout that is not injective (it drops ts) copies cleanly, then a sync
-   * writes a new row whose key another row already has: the rows merge, verify sums both and
-   * matches, and the final sync refuses to say "switch" unless the migration allows merging.
+   * writes a new row whose key another row already has: an ordinary sync refuses before it writes
+   * (as the copy does); the final sync merges the rows, verify sums both and matches, and it
+   * refuses to say "switch" unless the migration allows merging.
    */
   @Test
   void rowsALayoutThatIsNotInjectiveMergesAfterTheCopyBlockTheSwitchUnlessMergingIsAllowed()
@@ -601,6 +602,17 @@ class SyncIT extends OnMiniCluster {
       t.put(new Put(b(now + "_" + user + "_o5")).addColumn(b("m"), b("twin"), now, b("twin")));
     }
     Thread.sleep(LAG_MILLIS + 300);
+    // An ordinary sync refuses as the copy does, before it writes anything.
+    long watermark = watermark("sync_merge_dst");
+    List<String> before = RekeyIT.actual(TableName.valueOf("sync_merge_dst"));
+    assertThatThrownBy(() -> sync(v))
+        .isInstanceOf(RekeyException.class)
+        .hasMessageStartingWith("1 target key(s) would hold the cells of two or more source rows")
+        .hasMessageContaining("nothing was written")
+        .hasMessageContaining("--allow-merge");
+    assertThat(watermark("sync_merge_dst")).isEqualTo(watermark);
+    assertThat(RekeyIT.actual(TableName.valueOf("sync_merge_dst"))).isEqualTo(before);
+
     long stoppedAt = now + 1;
     OptionValues last =
         v.with("final", "true").with("repair", "true").with("writes-stopped-at", "" + stoppedAt);

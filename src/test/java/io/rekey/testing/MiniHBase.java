@@ -36,9 +36,6 @@ public final class MiniHBase implements BeforeAllCallback {
       // mini cluster; after hbase.regionserver.abort.timeout (20 minutes) HBase then ends the whole
       // JVM, and with it every test still to run in this fork (the long tier runs for longer).
       conf.setLong("hbase.regionserver.abort.timeout", TimeUnit.DAYS.toMillis(7));
-      // The master takes one snapshot at a time by default, whatever the table; tests that run
-      // migrations side by side (RandomLiveTableIT) would queue behind each other's snapshots.
-      conf.setInt("hbase.snapshot.master.threads", 4);
       started.startMiniCluster(1);
       util = started;
       context
