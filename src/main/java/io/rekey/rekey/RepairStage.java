@@ -1,5 +1,6 @@
 package io.rekey.rekey;
 
+import io.rekey.common.Pending;
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.keys.KeyMapping;
@@ -12,7 +13,6 @@ import io.rekey.write.ShuffleCell;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -126,22 +126,13 @@ final class RepairStage
   @Override
   public Iterator<Fixed> call(Iterator<RowDifferences.Differing> rows) {
     return new Iterator<>() {
-      private final ArrayDeque<Fixed> ready = new ArrayDeque<>();
-      private final ArrayDeque<Iterator<Fixed>> later = new ArrayDeque<>();
+      private final Pending<Fixed> pending = new Pending<>();
       private Table from;
       private Table to;
 
       @Override
       public boolean hasNext() {
-        while (ready.isEmpty()) {
-          if (!later.isEmpty()) {
-            if (later.peek().hasNext()) {
-              ready.add(later.peek().next());
-            } else {
-              later.poll();
-            }
-            continue;
-          }
+        while (!pending.hasNext()) {
           if (!rows.hasNext()) {
             close();
             return false;
@@ -152,7 +143,7 @@ final class RepairStage
           }
           try {
             open();
-            fix(batch, from, to, ready, later);
+            fix(batch, from, to, pending);
           } catch (IOException e) {
             throw new UncheckedIOException(
                 "cannot read the differing rows of " + source + " and " + target, e);
@@ -166,7 +157,7 @@ final class RepairStage
         if (!hasNext()) {
           throw new NoSuchElementException();
         }
-        return ready.poll();
+        return pending.next();
       }
 
       private void open() throws IOException {
@@ -193,12 +184,7 @@ final class RepairStage
     };
   }
 
-  private void fix(
-      List<RowDifferences.Differing> batch,
-      Table from,
-      Table to,
-      ArrayDeque<Fixed> out,
-      ArrayDeque<Iterator<Fixed>> later)
+  private void fix(List<RowDifferences.Differing> batch, Table from, Table to, Pending<Fixed> out)
       throws IOException {
     List<byte[]> sourceKeys = new ArrayList<>();
     List<byte[]> targetKeys = new ArrayList<>();
@@ -226,7 +212,7 @@ final class RepairStage
       if (shownRows.wide().contains(key)
           || rawRows.wide().contains(key)
           || d.sourceKeys().stream().anyMatch(sourceRows.wide()::contains)) {
-        later.add(wide(d, sourceRows, from, to));
+        out.later(wide(d, sourceRows, from, to));
         continue;
       }
       List<Cell> wanted = new ArrayList<>();

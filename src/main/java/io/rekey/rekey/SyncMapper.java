@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.function.Supplier;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
@@ -127,12 +128,7 @@ final class SyncMapper
     /** A wide row's stored cells below the window's end, raw, a piece at a time. */
     private RowReads.RowCells stored(byte[] row) {
       try {
-        return RowReads.cells(
-            ExecutorConnections.get(conf).getTable(TableName.valueOf(source)),
-            row,
-            true,
-            to,
-            piece);
+        return RowReads.cells(sourceTable(), row, true, to, piece);
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read the history of a wide row of " + source, e);
       }
@@ -206,30 +202,45 @@ final class SyncMapper
         return;
       }
       Iterator<Cell> cells = stored.get();
-      later(
+      pending.later(
           new Iterator<>() {
             private final ArrayDeque<Tuple2<byte[], byte[]>> made = new ArrayDeque<>();
 
             @Override
             public boolean hasNext() {
               while (made.isEmpty() && cells.hasNext()) {
-                Cell c = cells.next();
-                if (newKey != null) {
-                  add(newKey, c);
-                  stats = stats.plus(new SyncStats(0, 0, 0, 0, 0, 0, 0, 1, 0, 0));
-                }
-                if (c.getType() == Cell.Type.Put) {
-                  for (byte[] old : oldKeys) {
-                    add(old, WindowMapping.retiring(old, c));
-                    stats = stats.plus(new SyncStats(0, 0, 0, 0, 0, 0, 0, 0, 1, 0));
+                // A piece of the row at a time, moved and retired as records of many cells.
+                List<Cell> chunk = new ArrayList<>();
+                List<Cell> puts = new ArrayList<>();
+                while (chunk.size() < piece && cells.hasNext()) {
+                  Cell c = cells.next();
+                  chunk.add(c);
+                  if (c.getType() == Cell.Type.Put) {
+                    puts.add(c);
                   }
                 }
+                if (newKey != null) {
+                  add(newKey, chunk);
+                }
+                for (byte[] old : oldKeys) {
+                  List<Cell> markers = new ArrayList<>(puts.size());
+                  for (Cell put : puts) {
+                    markers.add(WindowMapping.retiring(old, put));
+                  }
+                  add(old, markers);
+                }
+                long moved = newKey == null ? 0 : chunk.size();
+                long retired = (long) puts.size() * oldKeys.size();
+                stats = stats.plus(new SyncStats(0, 0, 0, 0, 0, 0, 0, moved, retired, 0));
               }
               return !made.isEmpty();
             }
 
-            private void add(byte[] key, Cell c) {
-              for (byte[] record : ShuffleCell.records(key, new Cell[] {c})) {
+            private void add(byte[] key, List<Cell> cells) {
+              if (cells.isEmpty()) {
+                return;
+              }
+              for (byte[] record : ShuffleCell.records(key, cells.toArray(new Cell[0]))) {
                 made.add(new Tuple2<>(record, null));
               }
             }
@@ -237,7 +248,7 @@ final class SyncMapper
             @Override
             public Tuple2<byte[], byte[]> next() {
               if (!hasNext()) {
-                throw new java.util.NoSuchElementException();
+                throw new NoSuchElementException();
               }
               return made.poll();
             }

@@ -71,92 +71,9 @@ public final class WindowMapping implements Serializable {
     return false;
   }
 
-  /** Whether a row's new key depends on its columns: then {@link #map} needs its history. */
+  /** Whether a row's new key depends on its columns: then {@link #decide} needs its history. */
   public boolean needsHistory() {
     return keyUsesColumns;
-  }
-
-  /** What becomes of one row's window. */
-  public sealed interface Outcome {}
-
-  /** The window's cells, unchanged but for the row, go to {@code key}. */
-  public record Mapped(byte[] key, Cell[] cells) implements Outcome {}
-
-  /**
-   * The row's key changed in the window: {@code wholeRow} (every stored cell below the window's
-   * end, markers included) goes to {@code newKey}, and each of {@code retired} to a key the target
-   * may hold the row under.
-   */
-  public record Moved(byte[] newKey, Cell[] wholeRow, List<Retired> retired) implements Outcome {
-    public Moved {
-      retired = List.copyOf(retired);
-    }
-
-    /** The retiring markers written, over every old key. */
-    public int retiredCells() {
-      return Retired.cells(retired);
-    }
-  }
-
-  /** A version delete marker under {@code oldKey} for each Put the row stored. */
-  public record Retired(byte[] oldKey, Cell[] markers) {
-    static int cells(List<Retired> retired) {
-      int n = 0;
-      for (Retired r : retired) {
-        n += r.markers().length;
-      }
-      return n;
-    }
-  }
-
-  /**
-   * The row cannot be written; the reason goes to the rejects file. {@code retired} holds markers
-   * for each key the target may still hold the row under (none when that is unknown, or when the
-   * row never had a key).
-   */
-  public record Rejected(String reason, String detail, List<Retired> retired) implements Outcome {
-    public Rejected {
-      retired = List.copyOf(retired);
-    }
-
-    /** The retiring markers written, over every old key. */
-    public int retiredCells() {
-      return Retired.cells(retired);
-    }
-  }
-
-  /**
-   * Maps one row held whole.
-   *
-   * @param row the source row key
-   * @param window the row's cells with timestamps in the window, as a raw scan returns them
-   * @param history every stored cell of the row below the window's end, raw, in HBase's order; null
-   *     when {@link #needsHistory()} is false
-   */
-  public Outcome map(byte[] row, Cell[] window, Cell[] history) {
-    Decision d = decide(row, history == null ? null : history(Arrays.asList(history).iterator()));
-    if (d instanceof Write w) {
-      return new Mapped(w.key(), window);
-    }
-    if (d instanceof Move m) {
-      return new Moved(m.newKey(), history, retire(m.oldKeys(), history));
-    }
-    Refuse r = (Refuse) d;
-    return new Rejected(r.reason(), r.detail(), retire(r.oldKeys(), history));
-  }
-
-  private static List<Retired> retire(List<byte[]> oldKeys, Cell[] history) {
-    List<Retired> out = new ArrayList<>();
-    for (byte[] old : oldKeys) {
-      List<Cell> markers = new ArrayList<>();
-      for (Cell c : history) {
-        if (c.getType() == Cell.Type.Put) {
-          markers.add(retiring(old, c));
-        }
-      }
-      out.add(new Retired(old, markers.toArray(new Cell[0])));
-    }
-    return out;
   }
 
   /**

@@ -13,8 +13,10 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 /**
- * Randomized live migrations ({@link RandomLiveTable}), a few seeds in the default suite; the long
- * tier runs more ({@code RandomLiveTableLongIT}). {@code -Drekey.random.seed=N} reruns one case.
+ * Randomized live migrations ({@link RandomLiveTable}), 24 seeds in the default suite; the long
+ * tier runs 72 more ({@code RandomLiveTableLongIT}). {@code -Drekey.random.seed=N} reruns one case;
+ * {@code -Drekey.random.cases=N} runs N seeds instead (a soak: about 6.5 s a case here, bound by
+ * the master, which takes one snapshot at a time).
  */
 class RandomLiveTableIT extends OnMiniCluster {
   static final int CASES = 24;
@@ -24,9 +26,11 @@ class RandomLiveTableIT extends OnMiniCluster {
 
   /**
    * Runs {@code cases} seeds from {@code first} ({@link #AT_ONCE} at a time, each on tables of its
-   * own), or the one seed {@code -Drekey.random.seed} names; returns the steps taken, summed.
+   * own; {@code -Drekey.random.cases} overrides the count), or the one seed {@code
+   * -Drekey.random.seed} names; returns the steps taken, summed.
    */
   static Map<RandomLiveTable.Step, Integer> cases(long first, int cases) throws Exception {
+    cases = Integer.getInteger("rekey.random.cases", cases);
     String one = System.getProperty("rekey.random.seed");
     List<Long> seeds = new ArrayList<>();
     for (int i = 0; i < (one == null ? cases : 1); i++) {
