@@ -105,7 +105,7 @@ rekey_split_args() {
   [ -n "${REKEY_MASTER:-}" ] && REKEY_SPARK_ARGS=(--master "$REKEY_MASTER" "${REKEY_SPARK_ARGS[@]}")
   while (($#)); do
     case "$1" in
-      --help | -h | help) break ;;
+      --help | -h | help | --version | version) break ;;
       --verbose | -v | --supervise) REKEY_SPARK_ARGS+=("$1"); shift ;;
       --*=*) REKEY_SPARK_ARGS+=("${1%%=*}" "${1#*=}"); shift ;;
       -*)

@@ -35,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 class DocExamplesTest {
   private static final Pattern FENCE = Pattern.compile("(?ms)^```(\\w+)\\n(.*?)^```");
   private static final Set<String> LAUNCHER_FLAGS = Set.of("--verbose", "-v", "--supervise");
+  private static final Pattern PROSE_COMMAND =
+      Pattern.compile("`((?:jobs/)?hbase-rekey\\.sh [^`]+)`");
 
   @TempDir Path dir;
 
@@ -43,6 +45,7 @@ class DocExamplesTest {
     List<String> problems = new ArrayList<>();
     int commandLines = 0;
     int propertiesBlocks = 0;
+    int proseCommands = 0;
     for (Path doc : docs()) {
       Matcher block = FENCE.matcher(Files.readString(doc));
       while (block.find()) {
@@ -58,7 +61,21 @@ class DocExamplesTest {
           checkProperties(block.group(2)).ifPresent(p -> problems.add(where + ": " + p));
         }
       }
+      // The commands the prose names in `code`, outside the blocks: they are copied too.
+      Matcher span = PROSE_COMMAND.matcher(FENCE.matcher(Files.readString(doc)).replaceAll(""));
+      while (span.find()) {
+        for (List<String> args : commandLines(span.group(1))) {
+          if (args.get(0).matches("[A-Z][A-Z_-]*")) {
+            continue; // a synopsis (COMMAND, SPARK-SUBMIT OPTIONS), not a command
+          }
+          commandLines++;
+          proseCommands++;
+          check(args)
+              .ifPresent(p -> problems.add(doc + " (prose): " + String.join(" ", args) + ": " + p));
+        }
+      }
     }
+    assertThat(proseCommands).as("hbase-rekey commands named in prose").isPositive();
     assertThat(problems).as("examples that a user could not run as shown").isEmpty();
     assertThat(commandLines).as("hbase-rekey command lines found").isGreaterThan(40);
     assertThat(propertiesBlocks).isPositive();
@@ -77,6 +94,50 @@ class DocExamplesTest {
         .contains("--dryrun");
     assertThat(commandLines("jobs/hbase-rekey.sh --master yarn audit \\\n  --tabel t # x\n"))
         .containsExactly(List.of("audit", "--tabel", "t"));
+  }
+
+  /** README's exit-code table is the one home of those facts, and says what ExitCode says. */
+  @Test
+  void theReadmesExitCodeTableIsExitCode() throws Exception {
+    String readme = Files.readString(Path.of("README.md"));
+    String table =
+        readme.substring(readme.indexOf("## Exit codes"), readme.indexOf("## Read more"));
+    List<String> expected = new ArrayList<>();
+    for (ExitCode c : ExitCode.values()) {
+      expected.add("| `" + c.code() + "` | " + c.meaning() + " | " + c.action() + " |");
+    }
+    assertThat(table.lines().filter(l -> l.startsWith("| `")).toList()).isEqualTo(expected);
+  }
+
+  /**
+   * The launcher splits a line where this test does: its own split (jobs/lib/common.sh), run in
+   * bash, leaves the same words to the tool, so {@code --version} before any command reaches it.
+   */
+  @Test
+  void theLauncherHandsTheToolTheWordsTheTestChecks() throws Exception {
+    for (String line :
+        List.of(
+            "--version",
+            "version",
+            "--help",
+            "--master yarn --conf a=b describe --table t",
+            "--master=local[2] -v audit --table t --fail-on warn")) {
+      Process p =
+          new ProcessBuilder(
+                  "bash",
+                  "-c",
+                  "set -f; source jobs/lib/common.sh && rekey_split_args $1 && printf '%s\\n'"
+                      + " \"${REKEY_COMMAND_ARGS[@]}\"",
+                  "split",
+                  line)
+              .redirectErrorStream(true)
+              .start();
+      String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(p.waitFor()).as(line + ": " + out).isZero();
+      assertThat(out.lines().filter(w -> !w.isEmpty()).toList())
+          .as(line)
+          .isEqualTo(commandLines("jobs/hbase-rekey.sh " + line).get(0));
+    }
   }
 
   private static List<Path> docs() throws IOException {
@@ -107,7 +168,7 @@ class DocExamplesTest {
           at = i + 1;
           while (at < words.size()
               && words.get(at).startsWith("-")
-              && !words.get(at).matches("--help|-h")) {
+              && !words.get(at).matches("--help|-h|--version")) {
             at += LAUNCHER_FLAGS.contains(words.get(at)) ? 1 : 2;
           }
         } else if (words.get(i).endsWith("spark-submit")) {
