@@ -1,6 +1,7 @@
 package io.rekey.cli;
 
 import io.rekey.hbase.HBaseSettings;
+import io.rekey.hbase.Throttle;
 import io.rekey.options.Location;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
@@ -32,6 +33,19 @@ final class CommonOptions {
                 if (v.indexOf('=') <= 0) {
                   throw io.rekey.options.InvalidOptionException.of(
                       o, raw, "must look like key=value");
+                }
+                String key = v.substring(0, v.indexOf('=')).trim();
+                if (key.startsWith("rekey.")) {
+                  // The tool's own settings come from its options: one set here would silently
+                  // override them (--gentle, --write-rate) or reach internals.
+                  String option = Throttle.optionFor(key);
+                  throw io.rekey.options.InvalidOptionException.of(
+                      o,
+                      raw,
+                      option != null
+                          ? "rekey.* settings are the tool's own: use " + option + " instead"
+                          : "rekey.* settings are the tool's own, and no option sets this one:"
+                              + " leave it out");
                 }
               });
   static final OptionDef<Location> JSON =

@@ -143,6 +143,25 @@ public record Throttle(
     return p;
   }
 
+  /**
+   * The option that sets the configuration key {@code key} of a throttle, as {@code --name}, or
+   * null when {@code key} is not one.
+   */
+  public static String optionFor(String key) {
+    if (!key.startsWith(PREFIX)) {
+      return null;
+    }
+    return switch (key.substring(PREFIX.length())) {
+      case "write-rate" -> "--" + WRITE_RATE.name();
+      case "scan-rate" -> "--" + SCAN_RATE.name();
+      case "load-regions" -> "--" + LOAD_REGIONS.name();
+      case "load-pause-ms" -> "--" + LOAD_PAUSE.name();
+      case "load-per-family" -> "--" + LOAD_PER_FAMILY.name();
+      case "store-file-wait-s" -> "--" + STORE_FILE_WAIT.name();
+      default -> null;
+    };
+  }
+
   /** The throttle a configuration carries ({@link #NONE} for what it does not set). */
   public static Throttle of(Configuration conf) {
     return new Throttle(

@@ -65,6 +65,35 @@ class MainTest {
    * Every command's help ends with its exit codes: the ones every command has, 3 for those that
    * take a lock, 4 for those that compare or judge.
    */
+  /** The tool's own settings come from its options: --hbase-set cannot slip them past. */
+  @Test
+  void hbaseSetRefusesTheToolsOwnSettingsNamingTheOptionToUse() {
+    CliRun throttle =
+        CliRun.of(
+            "rekey",
+            "--source",
+            "a",
+            "--target",
+            "b",
+            "--source-key",
+            "text: ts:long + '_' + order",
+            "--target-key",
+            "order + reverse_ts(ts)",
+            "--gentle",
+            "--hbase-set",
+            "rekey.throttle.write-rate=100000");
+    assertThat(throttle.exit()).as(throttle.toString()).isEqualTo(ExitCode.USAGE);
+    assertThat(throttle.err())
+        .contains(
+            "--hbase-set is 'rekey.throttle.write-rate=100000' but rekey.* settings are the"
+                + " tool's own: use --write-rate instead")
+        .doesNotContain("\tat ");
+    CliRun internal =
+        CliRun.of("describe", "--table", "t", "--hbase-set", "rekey.bulkload.attempts=1");
+    assertThat(internal.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(internal.err()).contains("no option sets this one: leave it out");
+  }
+
   @Test
   void everyCommandsHelpListsItsExitCodes() {
     Map<String, String> lockOrFindings =
