@@ -9,9 +9,7 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.AuditReport;
 import io.rekey.report.AuditText;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
@@ -22,29 +20,14 @@ import org.apache.spark.sql.SparkSession;
  */
 final class AuditCommand implements Command<AuditOptions> {
   @Override
-  public boolean throttled() {
-    return true;
-  }
-
-  @Override
-  public String name() {
-    return "audit";
-  }
-
-  @Override
-  public Set<ExitCode> exitCodes() {
-    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.FINDINGS);
-  }
-
-  @Override
-  public String summary() {
-    return "profile a table for key skew, hotspots, wide rows and cell sizes; simulate layouts;"
-        + " write audit.json and audit.html";
-  }
-
-  @Override
-  public Class<AuditResult> result() {
-    return AuditResult.class;
+  public About about() {
+    return About.of(
+            "audit",
+            "profile a table for key skew, hotspots, wide rows and cell sizes; simulate layouts;"
+                + " write audit.json and audit.html",
+            AuditResult.class)
+        .alsoExits(ExitCode.FINDINGS)
+        .throttle();
   }
 
   @Override

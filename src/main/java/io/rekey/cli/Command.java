@@ -1,12 +1,9 @@
 package io.rekey.cli;
 
-import io.rekey.common.JsonResult;
 import io.rekey.hbase.Grant;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * One subcommand: its options, how to turn them into its typed options record, and how to run it.
@@ -14,38 +11,8 @@ import java.util.Set;
  * @param <O> the command's typed options
  */
 interface Command<O> {
-  String name();
-
-  /** One line for the root usage. */
-  String summary();
-
-  /**
-   * The type of the result {@code --json} writes: a {@link JsonResult} whose shape the JSON Schema
-   * {@code /io/rekey/schema/NAME.schema.json} documents (NAME is the command, words joined by
-   * {@code -}).
-   */
-  Class<? extends JsonResult> result();
-
-  /**
-   * The {@code command} a job file given with {@code --job-file} must name: the command's own name,
-   * unless it shares another command's files ({@code rekey sync} takes the {@code rekey} job's).
-   */
-  default String jobFileCommand() {
-    return name();
-  }
-
-  /** The exit codes the command can end with, which its help lists. */
-  default Set<ExitCode> exitCodes() {
-    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE);
-  }
-
-  /**
-   * Whether the command writes or scans through region servers, and so takes the throttle options
-   * ({@link io.rekey.hbase.Throttle}), which {@link Main} adds and hands on in the HBase settings.
-   */
-  default boolean throttled() {
-    return false;
-  }
+  /** Its name, summary, result type, exit codes, throttle and job files. */
+  About about();
 
   /**
    * The permissions the command needs on a secure cluster, with these options: {@link Main} checks

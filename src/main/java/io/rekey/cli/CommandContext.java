@@ -8,6 +8,7 @@ import io.rekey.options.Location;
 import io.rekey.spark.SparkSessions;
 import java.io.IOException;
 import java.io.PrintStream;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
 /**
@@ -29,6 +30,15 @@ record CommandContext(PrintStream out, PrintStream err, HBaseSettings hbase, Loc
     SparkSession session = SparkSessions.getOrCreate(appName, hbase.sparkTokenSettings());
     UnrenewedTokens.watch(session.sparkContext(), err);
     return session;
+  }
+
+  /**
+   * The Spark context of a job of {@code command} from {@code from} to {@code to}: its session
+   * ({@link #spark}) named {@code hbase-rekey COMMAND FROM -> TO}.
+   */
+  JavaSparkContext sparkFor(String command, Object from, Object to) {
+    return JavaSparkContext.fromSparkContext(
+        spark("hbase-rekey " + command + " " + from + " -> " + to).sparkContext());
   }
 
   /** Prints the human text unless JSON goes to stdout, then writes the JSON if asked. */

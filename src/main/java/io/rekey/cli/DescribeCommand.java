@@ -13,18 +13,11 @@ import org.apache.hadoop.hbase.client.Connection;
 /** {@code describe}: a table's families, regions and design checks. */
 final class DescribeCommand implements Command<DescribeOptions> {
   @Override
-  public String name() {
-    return "describe";
-  }
-
-  @Override
-  public String summary() {
-    return "show a table's families, regions and the schema design checks (no Spark needed)";
-  }
-
-  @Override
-  public Class<DescribeResult> result() {
-    return DescribeResult.class;
+  public About about() {
+    return About.of(
+        "describe",
+        "show a table's families, regions and the schema design checks (no Spark needed)",
+        DescribeResult.class);
   }
 
   @Override

@@ -14,18 +14,11 @@ import org.apache.hadoop.hbase.client.Connection;
 /** {@code generate}: a sample messages table with a time-first row key. */
 final class GenerateCommand implements Command<GenerateOptions> {
   @Override
-  public String name() {
-    return "generate";
-  }
-
-  @Override
-  public String summary() {
-    return "write a sample messages table with a time-first (hotspotting) row key";
-  }
-
-  @Override
-  public Class<GenerateResult> result() {
-    return GenerateResult.class;
+  public About about() {
+    return About.of(
+        "generate",
+        "write a sample messages table with a time-first (hotspotting) row key",
+        GenerateResult.class);
   }
 
   @Override

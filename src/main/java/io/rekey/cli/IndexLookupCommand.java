@@ -9,9 +9,7 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.hbase.client.Connection;
 
 /**
@@ -20,23 +18,12 @@ import org.apache.hadoop.hbase.client.Connection;
  */
 final class IndexLookupCommand implements Command<IndexLookupOptions> {
   @Override
-  public String name() {
-    return "index lookup";
-  }
-
-  @Override
-  public Set<ExitCode> exitCodes() {
-    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.FINDINGS);
-  }
-
-  @Override
-  public String summary() {
-    return "read one value's entries newest first and fetch their source rows (no Spark)";
-  }
-
-  @Override
-  public Class<IndexLookup.Result> result() {
-    return IndexLookup.Result.class;
+  public About about() {
+    return About.of(
+            "index lookup",
+            "read one value's entries newest first and fetch their source rows (no Spark)",
+            IndexLookup.Result.class)
+        .alsoExits(ExitCode.FINDINGS);
   }
 
   @Override

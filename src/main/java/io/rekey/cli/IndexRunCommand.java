@@ -10,9 +10,7 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -21,37 +19,22 @@ import org.apache.spark.api.java.JavaSparkContext;
  * {@code index build} and {@code index update}: write index entries through HFiles and bulk load.
  */
 final class IndexRunCommand implements Command<IndexRunOptions> {
+  @Override
+  public About about() {
+    return About.of(
+            update ? "index update" : "index build",
+            update
+                ? "index the source cells written since the last run (for schedules)"
+                : "build a secondary index table in full through HFiles and bulk load",
+            IndexRunResult.class)
+        .alsoExits(ExitCode.BUSY)
+        .throttle();
+  }
+
   private final boolean update;
 
   IndexRunCommand(boolean update) {
     this.update = update;
-  }
-
-  @Override
-  public boolean throttled() {
-    return true;
-  }
-
-  @Override
-  public String name() {
-    return update ? "index update" : "index build";
-  }
-
-  @Override
-  public Set<ExitCode> exitCodes() {
-    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY);
-  }
-
-  @Override
-  public String summary() {
-    return update
-        ? "index the source cells written since the last run (for schedules)"
-        : "build a secondary index table in full through HFiles and bulk load";
-  }
-
-  @Override
-  public Class<IndexRunResult> result() {
-    return IndexRunResult.class;
   }
 
   @Override
@@ -93,16 +76,8 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
     Configuration conf = context.hbase().toConfiguration();
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
-          JavaSparkContext.fromSparkContext(
-              context
-                  .spark(
-                      "hbase-rekey "
-                          + name()
-                          + " "
-                          + options.definition().source()
-                          + " -> "
-                          + options.definition().indexTable())
-                  .sparkContext());
+          context.sparkFor(
+              about().name(), options.definition().source(), options.definition().indexTable());
       IndexRunResult result =
           update
               ? IndexJob.update(sc, connection, conf, options).execute()

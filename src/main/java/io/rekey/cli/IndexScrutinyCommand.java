@@ -10,9 +10,7 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
 
@@ -23,29 +21,13 @@ import org.apache.spark.api.java.JavaSparkContext;
  */
 final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
   @Override
-  public boolean throttled() {
-    return true;
-  }
-
-  @Override
-  public String name() {
-    return "index scrutiny";
-  }
-
-  @Override
-  public Set<ExitCode> exitCodes() {
-    return EnumSet.of(
-        ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY, ExitCode.FINDINGS);
-  }
-
-  @Override
-  public String summary() {
-    return "find missing, stale, invalid and orphan index entries; --repair fixes them";
-  }
-
-  @Override
-  public Class<IndexScrutinyResult> result() {
-    return IndexScrutinyResult.class;
+  public About about() {
+    return About.of(
+            "index scrutiny",
+            "find missing, stale, invalid and orphan index entries; --repair fixes them",
+            IndexScrutinyResult.class)
+        .alsoExits(ExitCode.BUSY, ExitCode.FINDINGS)
+        .throttle();
   }
 
   @Override
@@ -80,14 +62,7 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
   public ExitCode run(IndexScrutinyOptions o, CommandContext context) throws Exception {
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
-          JavaSparkContext.fromSparkContext(
-              context
-                  .spark(
-                      "hbase-rekey index scrutiny "
-                          + o.definition().source()
-                          + " -> "
-                          + o.definition().indexTable())
-                  .sparkContext());
+          context.sparkFor(about().name(), o.definition().source(), o.definition().indexTable());
       IndexScrutinyResult result =
           new IndexScrutinyJob(
                   sc,

@@ -21,6 +21,14 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /** {@code layout}: try a key design on real keys, without a cluster. */
 final class LayoutCommand implements Command<LayoutCommand.Options> {
+  @Override
+  public About about() {
+    return About.of(
+        "layout",
+        "try a row-key layout on sample keys: new keys, injectivity, split points, scan ranges",
+        LayoutResult.class);
+  }
+
   static final OptionDef<String> SOURCE_KEY = SharedOptions.SOURCE_KEY;
   static final OptionDef<String> TARGET_KEY = SharedOptions.TARGET_KEY;
   static final OptionDef<String> KEY =
@@ -57,21 +65,6 @@ final class LayoutCommand implements Command<LayoutCommand.Options> {
       int regions,
       Map<String, FieldValue> equal,
       Map<String, ScanPlanner.NumberRange> ranges) {}
-
-  @Override
-  public String name() {
-    return "layout";
-  }
-
-  @Override
-  public String summary() {
-    return "try a row-key layout on sample keys: new keys, injectivity, split points, scan ranges";
-  }
-
-  @Override
-  public Class<LayoutResult> result() {
-    return LayoutResult.class;
-  }
 
   @Override
   public List<OptionDef<?>> options() {

@@ -114,7 +114,7 @@ public final class Main {
             new IndexScrutinyCommand(),
             new IndexLookupCommand(),
             new StateCommand())) {
-      commands.put(c.name(), c);
+      commands.put(c.about().name(), c);
     }
   }
 
@@ -186,10 +186,11 @@ public final class Main {
     String[] rest = Arrays.copyOfRange(args, words, args.length);
     List<OptionDef<?>> declared = declared(command);
     String program = PROGRAM + " " + name;
-    ScoptParser.Outcome outcome = ScoptParser.parse(program, command.summary(), declared, rest);
+    ScoptParser.Outcome outcome =
+        ScoptParser.parse(program, command.about().summary(), declared, rest);
     if (outcome instanceof ScoptParser.Help help) {
       out.println(help.usage());
-      out.print(ExitCode.help(command.exitCodes()));
+      out.print(ExitCode.help(command.about().exitCodes()));
       out.println(
           "--json writes the result the JSON Schema "
               + JsonResult.schemaResource(name)
@@ -238,7 +239,7 @@ public final class Main {
 
   private <O> ExitCode runParsed(
       Command<O> command, String program, List<OptionDef<?>> declared, OptionValues cli) {
-    String name = command.name();
+    String name = command.about().name();
     OptionValues values;
     O options;
     CommandContext context;
@@ -246,7 +247,7 @@ public final class Main {
       values = command.expand(withJobFile(command, cli)).validate(declared);
       options = command.typed(values);
       HBaseSettings hbase = CommonOptions.hbaseSettings(values, env);
-      if (command.throttled()) {
+      if (command.about().throttled()) {
         hbase = hbase.withDefaults(Throttle.from(values).properties());
       }
       context = new CommandContext(out, err, hbase, values.get(CommonOptions.JSON));
@@ -353,7 +354,7 @@ public final class Main {
     }
     return cli.over(
         HadoopFiles.readJobFile(
-            file, option.name(), command.jobFileCommand(), declaredInFiles(command)));
+            file, option.name(), command.about().jobFileCommand(), declaredInFiles(command)));
   }
 
   private ExitCode usageError(String program, InvalidOptionException e) {
@@ -375,14 +376,16 @@ public final class Main {
     }
     return command.typed(
         command
-            .expand(OptionValues.fromFile(file, command.jobFileCommand(), declaredInFiles(command)))
+            .expand(
+                OptionValues.fromFile(
+                    file, command.about().jobFileCommand(), declaredInFiles(command)))
             .validate(declared(command)));
   }
 
   /** A command's options: its own, the throttles when it presses on region servers, the common. */
   private static List<OptionDef<?>> declared(Command<?> command) {
     List<OptionDef<?>> declared = new ArrayList<>(command.options());
-    if (command.throttled()) {
+    if (command.about().throttled()) {
       declared.addAll(Throttle.declared());
     }
     declared.addAll(CommonOptions.declared());
@@ -392,7 +395,7 @@ public final class Main {
   /** The options a command's job file may set. */
   private static List<OptionDef<?>> declaredInFiles(Command<?> command) {
     List<OptionDef<?>> inFile = new ArrayList<>(command.options());
-    if (command.throttled()) {
+    if (command.about().throttled()) {
       inFile.addAll(Throttle.declared());
     }
     inFile.addAll(CommonOptions.declaredInFiles());
@@ -404,9 +407,11 @@ public final class Main {
     usage.append("Usage: ").append(PROGRAM).append(" index SUBCOMMAND --def FILE [OPTIONS]\n\n");
     usage.append("Build and maintain secondary index tables.\n\nSubcommands:\n");
     for (Command<?> c : commands.values()) {
-      if (c.name().startsWith(INDEX + " ")) {
+      if (c.about().name().startsWith(INDEX + " ")) {
         usage.append(
-            String.format("  %-10s %s%n", c.name().substring(INDEX.length() + 1), c.summary()));
+            String.format(
+                "  %-10s %s%n",
+                c.about().name().substring(INDEX.length() + 1), c.about().summary()));
       }
     }
     return usage.toString();
@@ -417,7 +422,7 @@ public final class Main {
     usage.append("Usage: ").append(PROGRAM).append(" COMMAND [OPTIONS] | --version | --help\n\n");
     usage.append("Audit, re-key, index and verify HBase tables.\n\nCommands:\n");
     for (Command<?> c : commands.values()) {
-      usage.append(String.format("  %-15s %s%n", c.name(), c.summary()));
+      usage.append(String.format("  %-15s %s%n", c.about().name(), c.about().summary()));
     }
     usage.append("\n").append(ExitCode.help(EnumSet.allOf(ExitCode.class)));
     usage.append("\nRun '").append(PROGRAM).append(" COMMAND --help' for a command's options.\n");

@@ -11,9 +11,7 @@ import io.rekey.rekey.RekeyPlanner;
 import io.rekey.rekey.RekeyResult;
 import io.rekey.report.RekeyText;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -23,29 +21,13 @@ import org.apache.spark.sql.SparkSession;
 /** {@code rekey}: copy a table into a new row-key layout through HFiles and bulk load. */
 final class RekeyCommand implements Command<RekeyOptions> {
   @Override
-  public boolean throttled() {
-    return true;
-  }
-
-  @Override
-  public String name() {
-    return "rekey";
-  }
-
-  @Override
-  public Set<ExitCode> exitCodes() {
-    return EnumSet.of(
-        ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY, ExitCode.FINDINGS);
-  }
-
-  @Override
-  public String summary() {
-    return "copy a table into a new row-key layout through HFiles and bulk load, then verify";
-  }
-
-  @Override
-  public Class<RekeyResult> result() {
-    return RekeyResult.class;
+  public About about() {
+    return About.of(
+            "rekey",
+            "copy a table into a new row-key layout through HFiles and bulk load, then verify",
+            RekeyResult.class)
+        .alsoExits(ExitCode.BUSY, ExitCode.FINDINGS)
+        .throttle();
   }
 
   @Override

@@ -11,9 +11,7 @@ import io.rekey.rekey.RepairOptions;
 import io.rekey.rekey.RepairResult;
 import io.rekey.report.RekeyText;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -25,35 +23,14 @@ import org.apache.spark.api.java.JavaSparkContext;
  */
 final class RekeyRepairCommand implements Command<RepairOptions> {
   @Override
-  public boolean throttled() {
-    return true;
-  }
-
-  @Override
-  public String name() {
-    return "rekey repair";
-  }
-
-  @Override
-  public Set<ExitCode> exitCodes() {
-    return EnumSet.of(
-        ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY, ExitCode.FINDINGS);
-  }
-
-  @Override
-  public String summary() {
-    return "compare a re-keyed copy with its source row by row and write only what differs";
-  }
-
-  @Override
-  public Class<RepairResult> result() {
-    return RepairResult.class;
-  }
-
-  /** The rekey job's file serves its repairs too. */
-  @Override
-  public String jobFileCommand() {
-    return "rekey";
+  public About about() {
+    return About.of(
+            "rekey repair",
+            "compare a re-keyed copy with its source row by row and write only what differs",
+            RepairResult.class)
+        .alsoExits(ExitCode.BUSY, ExitCode.FINDINGS)
+        .throttle()
+        .jobFilesOf("rekey");
   }
 
   @Override
@@ -85,14 +62,7 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
     Configuration conf = context.hbase().toConfiguration();
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
-          JavaSparkContext.fromSparkContext(
-              context
-                  .spark(
-                      "hbase-rekey rekey repair "
-                          + options.rekey().source()
-                          + " -> "
-                          + options.rekey().target())
-                  .sparkContext());
+          context.sparkFor(about().name(), options.rekey().source(), options.rekey().target());
       RepairResult result = new RepairJob(sc, connection, conf, options).execute();
       context.emit(RekeyText.repair(result), result);
       if (result.verify() != null && !result.verify().matches()) {

@@ -11,9 +11,7 @@ import io.rekey.rekey.SyncOptions;
 import io.rekey.rekey.SyncResult;
 import io.rekey.report.RekeyText;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -25,35 +23,14 @@ import org.apache.spark.api.java.JavaSparkContext;
  */
 final class RekeySyncCommand implements Command<SyncOptions> {
   @Override
-  public boolean throttled() {
-    return true;
-  }
-
-  @Override
-  public String name() {
-    return "rekey sync";
-  }
-
-  @Override
-  public Set<ExitCode> exitCodes() {
-    return EnumSet.of(
-        ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.BUSY, ExitCode.FINDINGS);
-  }
-
-  @Override
-  public String summary() {
-    return "catch a re-keyed copy up with the source's later writes and deletes (live migration)";
-  }
-
-  @Override
-  public Class<SyncResult> result() {
-    return SyncResult.class;
-  }
-
-  /** The rekey job's file serves its syncs too. */
-  @Override
-  public String jobFileCommand() {
-    return "rekey";
+  public About about() {
+    return About.of(
+            "rekey sync",
+            "catch a re-keyed copy up with the source's later writes and deletes (live migration)",
+            SyncResult.class)
+        .alsoExits(ExitCode.BUSY, ExitCode.FINDINGS)
+        .throttle()
+        .jobFilesOf("rekey");
   }
 
   @Override
@@ -96,14 +73,7 @@ final class RekeySyncCommand implements Command<SyncOptions> {
     Configuration conf = context.hbase().toConfiguration();
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       JavaSparkContext sc =
-          JavaSparkContext.fromSparkContext(
-              context
-                  .spark(
-                      "hbase-rekey rekey sync "
-                          + options.rekey().source()
-                          + " -> "
-                          + options.rekey().target())
-                  .sparkContext());
+          context.sparkFor(about().name(), options.rekey().source(), options.rekey().target());
       SyncResult result = new SyncJob(sc, connection, conf, options).execute();
       context.emit(RekeyText.sync(result), result);
       if (result.finalRun() && !result.switchSafe()) {

@@ -7,9 +7,7 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.StateText;
 import io.rekey.schema.TableInspector;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 
@@ -18,6 +16,14 @@ import org.apache.hadoop.hbase.client.Connection;
  * and without writing: the watermark and its lag, the lock holder, the last runs.
  */
 final class StateCommand implements Command<StateCommand.Options> {
+  @Override
+  public About about() {
+    return About.of(
+        "state",
+        "show a migration's or an index's watermark, lag, lock holder and last runs (no Spark)",
+        TableState.class);
+  }
+
   static final OptionDef<String> TABLE =
       OptionDef.text(
               "table", "NS:TABLE", "a migration's target (rekey, sync, repair) or an index table")
@@ -33,26 +39,6 @@ final class StateCommand implements Command<StateCommand.Options> {
    * @param runs how many runs to show
    */
   record Options(TableName table, TableName stateTable, int runs) {}
-
-  @Override
-  public String name() {
-    return "state";
-  }
-
-  @Override
-  public String summary() {
-    return "show a migration's or an index's watermark, lag, lock holder and last runs (no Spark)";
-  }
-
-  @Override
-  public Class<TableState> result() {
-    return TableState.class;
-  }
-
-  @Override
-  public Set<ExitCode> exitCodes() {
-    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE);
-  }
 
   @Override
   public List<OptionDef<?>> options() {

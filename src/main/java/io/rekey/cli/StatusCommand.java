@@ -8,6 +8,14 @@ import java.util.List;
 
 /** {@code status}: does the cluster serve requests, and what is it made of. */
 final class StatusCommand implements Command<StatusCommand.Options> {
+  @Override
+  public About about() {
+    return About.of(
+        "status",
+        "check that the HBase cluster serves requests and show its servers",
+        ClusterStatus.class);
+  }
+
   static final OptionDef<Long> WAIT =
       OptionDef.number(
               "wait", "SECONDS", "keep trying this long before giving up (0: one try)", 0, 3600)
@@ -19,21 +27,6 @@ final class StatusCommand implements Command<StatusCommand.Options> {
    * @param waitSeconds how long to keep trying
    */
   record Options(long waitSeconds) {}
-
-  @Override
-  public String name() {
-    return "status";
-  }
-
-  @Override
-  public String summary() {
-    return "check that the HBase cluster serves requests and show its servers";
-  }
-
-  @Override
-  public Class<ClusterStatus> result() {
-    return ClusterStatus.class;
-  }
 
   @Override
   public List<OptionDef<?>> options() {

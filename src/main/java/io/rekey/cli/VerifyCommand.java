@@ -11,9 +11,7 @@ import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
@@ -22,28 +20,13 @@ import org.apache.spark.api.java.JavaSparkContext;
 /** {@code verify}: prove a target holds what a source held, through a key mapping. */
 final class VerifyCommand implements Command<VerifyOptions> {
   @Override
-  public boolean throttled() {
-    return true;
-  }
-
-  @Override
-  public String name() {
-    return "verify";
-  }
-
-  @Override
-  public Set<ExitCode> exitCodes() {
-    return EnumSet.of(ExitCode.OK, ExitCode.FAILED, ExitCode.USAGE, ExitCode.FINDINGS);
-  }
-
-  @Override
-  public String summary() {
-    return "compare a source, through a key mapping, with a target: counts and digests per region";
-  }
-
-  @Override
-  public Class<VerifyResult> result() {
-    return VerifyResult.class;
+  public About about() {
+    return About.of(
+            "verify",
+            "compare a source, through a key mapping, with a target: counts and digests per region",
+            VerifyResult.class)
+        .alsoExits(ExitCode.FINDINGS)
+        .throttle();
   }
 
   @Override
@@ -70,11 +53,7 @@ final class VerifyCommand implements Command<VerifyOptions> {
   public ExitCode run(VerifyOptions options, CommandContext context) throws Exception {
     Configuration conf = context.hbase().toConfiguration();
     try (Connection connection = HBaseConnections.open(context.hbase())) {
-      JavaSparkContext sc =
-          JavaSparkContext.fromSparkContext(
-              context
-                  .spark("hbase-rekey verify " + options.source() + " -> " + options.target())
-                  .sparkContext());
+      JavaSparkContext sc = context.sparkFor(about().name(), options.source(), options.target());
       VerifyResult result =
           VerifyJob.tables(sc, connection, conf, options, RunFiles.staging(conf, null));
       context.emit(

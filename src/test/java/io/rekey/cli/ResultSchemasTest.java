@@ -32,17 +32,19 @@ class ResultSchemasTest {
   @Test
   void everyCommandShipsTheSchemaItsResultSerializesTo() throws Exception {
     for (Command<?> c : commands().values()) {
-      JsonNode derived = ResultSchemas.derive(c.name(), c.result());
+      JsonNode derived = ResultSchemas.derive(c.about().name(), c.about().result());
       if (UPDATE) {
-        ResultSchemas.writeToSources(c.name(), derived);
+        ResultSchemas.writeToSources(c.about().name(), derived);
         continue;
       }
-      assertThat(ResultSchemas.shipped(c.name()))
+      assertThat(ResultSchemas.shipped(c.about().name()))
           .as(
               "the schema of '%s' (%s) differs from its result type %s: review the change, run"
                   + " mvn test -Dtest=ResultSchemasTest -Drekey.schemas.update=true, and raise"
                   + " schemaVersion if a field changed meaning or went away",
-              c.name(), ResultSchemas.resource(c.name()), c.result().getName())
+              c.about().name(),
+              ResultSchemas.resource(c.about().name()),
+              c.about().result().getName())
           .isEqualTo(derived);
     }
   }
@@ -50,10 +52,10 @@ class ResultSchemasTest {
   @Test
   void everySchemaDocumentsItsFields() {
     for (Command<?> c : commands().values()) {
-      JsonNode schema = ResultSchemas.derive(c.name(), c.result());
-      assertThat(schema.path("description").asText()).as(c.name()).isNotBlank();
+      JsonNode schema = ResultSchemas.derive(c.about().name(), c.about().result());
+      assertThat(schema.path("description").asText()).as(c.about().name()).isNotBlank();
       assertThat(schema.at("/properties/schemaVersion/type").asText())
-          .as(c.name())
+          .as(c.about().name())
           .isEqualTo("integer");
     }
   }
