@@ -46,13 +46,7 @@ final class IndexRepair {
       long stamp) {
     ShippedConfiguration shipped = new ShippedConfiguration(conf);
     classified
-        .filter(
-            t ->
-                t._1().equals(IndexScrutinyJob.MISSING)
-                    || t._1().equals(IndexScrutinyJob.STALE)
-                    || t._1().equals(IndexScrutinyJob.INVALID)
-                    || t._1().equals(IndexScrutinyJob.ORPHAN)
-                    || t._1().equals(IndexScrutinyJob.UNTRACKED))
+        .filter(t -> ScrutinyKind.REPAIRED.contains(ScrutinyKind.of(t._1())))
         .foreachPartition(
             part -> {
               Connection c = ExecutorConnections.get(shipped);
@@ -89,7 +83,8 @@ final class IndexRepair {
       List<byte[]> records = new ArrayList<>();
       while (findings.hasNext()) {
         Tuple2<String, Tuple3<String, Long, String>> f = findings.next();
-        if (f._1().equals(IndexScrutinyJob.UNTRACKED)) {
+        ScrutinyKind kind = ScrutinyKind.of(f._1());
+        if (kind == ScrutinyKind.UNTRACKED) {
           records.add(IndexScrutinyJob.bytes(f._2()._1()));
           if (records.size() >= MUTATION_BATCH) {
             writeRecords(records);
@@ -99,20 +94,20 @@ final class IndexRepair {
         }
         byte[] indexKey = IndexScrutinyJob.bytes(f._2()._1());
         long newest = f._2()._2();
-        if (f._1().equals(IndexScrutinyJob.MISSING) || f._1().equals(IndexScrutinyJob.STALE)) {
+        if (kind == ScrutinyKind.MISSING || kind == ScrutinyKind.STALE) {
           byte[] sourceKey;
           try {
             sourceKey = definition.key().decode(indexKey).sourceKey();
           } catch (KeyReject e) {
             throw new IllegalStateException("an expected entry cannot be read back", e);
           }
-          if (f._1().equals(IndexScrutinyJob.STALE)) {
+          if (kind == ScrutinyKind.STALE) {
             // Its covered cells the source no longer has go too; the rewrite is newer.
             out.mutate(new Delete(indexKey).addFamily(family, newest));
           }
           rewrite.merge(
               IndexScrutinyJob.text(sourceKey),
-              f._1().equals(IndexScrutinyJob.STALE) ? newest + 1 : Long.MIN_VALUE,
+              kind == ScrutinyKind.STALE ? newest + 1 : Long.MIN_VALUE,
               Math::max);
           if (rewrite.size() >= MUTATION_BATCH) {
             writeEntries(rewrite);

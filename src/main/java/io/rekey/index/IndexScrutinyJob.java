@@ -11,6 +11,7 @@ import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,17 +68,20 @@ import scala.Tuple3;
  * records' check is {@link RowRecordCheck}, the repair it feeds {@link IndexRepair}.
  */
 public final class IndexScrutinyJob {
-  private static final String VALID = "valid";
-  static final String STALE = "stale";
-  static final String MISSING = "missing";
-  private static final String PENDING = "pending";
-  static final String INVALID = "invalid";
-  static final String ORPHAN = "orphan";
-  static final String UNTRACKED = "untracked";
-  private static final String FOREIGN = "foreign";
-  private static final String UNEXPECTED = "unexpected";
-  private static final List<String> KINDS =
-      List.of(VALID, STALE, MISSING, PENDING, INVALID, ORPHAN, UNTRACKED, FOREIGN);
+  private static final String VALID = ScrutinyKind.VALID.label();
+  private static final String UNEXPECTED = ScrutinyKind.UNEXPECTED.label();
+  private static final String FOREIGN = ScrutinyKind.FOREIGN.label();
+
+  /** The kinds whose examples the result shows, in its order. */
+  private static final List<ScrutinyKind> EXAMPLES_ORDER =
+      List.of(
+          ScrutinyKind.MISSING,
+          ScrutinyKind.STALE,
+          ScrutinyKind.INVALID,
+          ScrutinyKind.ORPHAN,
+          ScrutinyKind.UNTRACKED,
+          ScrutinyKind.FOREIGN,
+          ScrutinyKind.PENDING);
 
   private final JavaSparkContext sc;
   private final Connection connection;
@@ -232,23 +236,21 @@ public final class IndexScrutinyJob {
                     Optional<ScrutinyEntry> want = j._2()._1();
                     Optional<ScrutinyEntry> have = j._2()._2();
                     if (want.isPresent() && have.isPresent()) {
-                      String kind = VALID;
-                      if (!want.get().covered().equals(have.get().covered())) {
-                        kind = want.get().sourceTs() >= w ? PENDING : STALE;
-                      }
+                      ScrutinyKind kind = ScrutinyKind.ofBoth(want.get(), have.get(), w);
                       String detail =
-                          kind.equals(VALID)
+                          kind == ScrutinyKind.VALID
                               ? ""
                               : "covered "
                                   + shown(have.get().covered())
                                   + ", the source has "
                                   + shown(want.get().covered());
-                      return new Tuple2<>(kind, new Tuple3<>(j._1(), have.get().ts(), detail));
+                      return new Tuple2<>(
+                          kind.label(), new Tuple3<>(j._1(), have.get().ts(), detail));
                     }
                     if (want.isPresent()) {
-                      String kind =
-                          want.get().ts() >= w || want.get().sourceTs() >= w ? PENDING : MISSING;
-                      return new Tuple2<>(kind, new Tuple3<>(j._1(), want.get().ts(), ""));
+                      return new Tuple2<>(
+                          ScrutinyKind.ofExpectedOnly(want.get(), w).label(),
+                          new Tuple3<>(j._1(), want.get().ts(), ""));
                     }
                     return new Tuple2<>(UNEXPECTED, new Tuple3<>(j._1(), have.get().ts(), ""));
                   });
@@ -269,9 +271,9 @@ public final class IndexScrutinyJob {
                       .flatMapToPair(
                           g -> {
                             Iterator<Long> row = g._2()._2().iterator();
-                            // A row that changed after the watermark: the next update retires it.
                             String kind =
-                                !row.hasNext() ? ORPHAN : row.next() >= w ? PENDING : INVALID;
+                                ScrutinyKind.ofUnexpected(row.hasNext() ? row.next() : null, w)
+                                    .label();
                             List<Tuple2<String, Tuple3<String, Long, String>>> out =
                                 new ArrayList<>();
                             for (Tuple3<String, Long, String> e : g._2()._1()) {
@@ -285,56 +287,60 @@ public final class IndexScrutinyJob {
                       .filter(t -> t._2().foreign())
                       .mapToPair(t -> new Tuple2<>(FOREIGN, new Tuple3<>(t._1(), t._2().ts(), ""))))
               .persist(StorageLevel.MEMORY_AND_DISK_SER());
-      Map<String, Long> counts = new LinkedHashMap<>();
-      for (String kind : KINDS) {
+      Map<ScrutinyKind, Long> counts = new EnumMap<>(ScrutinyKind.class);
+      for (ScrutinyKind kind : ScrutinyKind.values()) {
         counts.put(kind, 0L);
       }
-      classified.countByKey().forEach((k, v) -> counts.put(k, v));
+      classified.countByKey().forEach((k, v) -> counts.put(ScrutinyKind.of(k), v));
       long sourceRowCount = bySource.count();
       Map<String, List<String>> examples = new LinkedHashMap<>();
-      for (String kind : List.of(MISSING, STALE, INVALID, ORPHAN, UNTRACKED, FOREIGN, PENDING)) {
+      for (ScrutinyKind kind : EXAMPLES_ORDER) {
         if (counts.get(kind) == 0 || samples == 0) {
           continue;
         }
         List<String> lines = new ArrayList<>();
+        String label = kind.label();
         for (Tuple2<String, Tuple3<String, Long, String>> t :
-            classified.filter(c -> c._1().equals(kind)).take(samples)) {
+            classified.filter(c -> c._1().equals(label)).take(samples)) {
           String detail = t._2()._3();
           String what =
-              kind.equals(UNTRACKED)
+              kind == ScrutinyKind.UNTRACKED
                   ? "source row " + Bytes.toStringBinary(bytes(t._2()._1()))
-                  : describe(kind, bytes(t._2()._1()));
+                  : describe(bytes(t._2()._1()));
           lines.add(what + (detail.isEmpty() ? "" : ": " + detail));
         }
-        examples.put(kind, lines);
+        examples.put(label, lines);
       }
       long written = 0;
       long deleted = 0;
       if (repair) {
-        written = counts.get(MISSING) + counts.get(STALE);
-        deleted = counts.get(INVALID) + counts.get(ORPHAN);
-        if (written + deleted + counts.get(UNTRACKED) > 0) {
+        written = counts.get(ScrutinyKind.MISSING) + counts.get(ScrutinyKind.STALE);
+        deleted = counts.get(ScrutinyKind.INVALID) + counts.get(ScrutinyKind.ORPHAN);
+        if (written + deleted + counts.get(ScrutinyKind.UNTRACKED) > 0) {
           IndexRepair.apply(classified, conf, definition, state.nextStamp(started));
         }
       }
       bySource.unpersist(false);
       classified.unpersist(false);
       long presentCount =
-          counts.get(VALID) + counts.get(STALE) + counts.get(INVALID) + counts.get(ORPHAN);
+          counts.get(ScrutinyKind.VALID)
+              + counts.get(ScrutinyKind.STALE)
+              + counts.get(ScrutinyKind.INVALID)
+              + counts.get(ScrutinyKind.ORPHAN);
       return new IndexScrutinyResult(
           definition.source().getNameAsString(),
           definition.indexTable().getNameAsString(),
           shownWatermark,
           sourceRowCount,
           presentCount,
-          counts.get(VALID),
-          counts.get(STALE),
-          counts.get(MISSING),
-          counts.get(PENDING),
-          counts.get(INVALID),
-          counts.get(ORPHAN),
-          counts.get(UNTRACKED),
-          counts.get(FOREIGN),
+          counts.get(ScrutinyKind.VALID),
+          counts.get(ScrutinyKind.STALE),
+          counts.get(ScrutinyKind.MISSING),
+          counts.get(ScrutinyKind.PENDING),
+          counts.get(ScrutinyKind.INVALID),
+          counts.get(ScrutinyKind.ORPHAN),
+          counts.get(ScrutinyKind.UNTRACKED),
+          counts.get(ScrutinyKind.FOREIGN),
           examples,
           repair,
           written,
@@ -396,7 +402,7 @@ public final class IndexScrutinyJob {
     return Math.round((System.nanoTime() - since) / 1e7) / 100.0;
   }
 
-  private String describe(String kind, byte[] indexKey) {
+  private String describe(byte[] indexKey) {
     try {
       IndexKey.Entry e = definition.key().decode(indexKey);
       return Bytes.toStringBinary(indexKey)

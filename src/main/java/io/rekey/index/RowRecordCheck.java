@@ -65,7 +65,8 @@ final class RowRecordCheck {
                           ? "it gives " + RowRecord.decode(IndexScrutinyJob.bytes(want)).size()
                           : "the row is gone");
               return List.of(
-                      new Tuple2<>(IndexScrutinyJob.UNTRACKED, new Tuple3<>(j._1(), 0L, detail)))
+                      new Tuple2<>(
+                          ScrutinyKind.UNTRACKED.label(), new Tuple3<>(j._1(), 0L, detail)))
                   .iterator();
             });
   }
