@@ -22,8 +22,6 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RegionLocator;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.SnapshotDescription;
-import org.apache.hadoop.hbase.client.SnapshotType;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
@@ -320,7 +318,7 @@ public final class TableAdmin {
     int attempt = 0;
     while (true) {
       try (Admin admin = connection.getAdmin()) {
-        snapshotAndWait(admin, name, table);
+        admin.snapshot(name, table);
         return;
       } catch (IOException e) {
         if (isOtherSnapshotRunning(e) && System.nanoTime() < othersUntil) {
@@ -354,39 +352,6 @@ public final class TableAdmin {
       }
     }
   }
-
-  /** How often the master is asked whether a snapshot is done. */
-  static final Duration SNAPSHOT_POLL = Duration.ofMillis(50);
-
-  /**
-   * Asks for the snapshot and waits for it, asking the master every {@link #SNAPSHOT_POLL}: HBase's
-   * own wait ({@code Admin.snapshot}) sleeps 0.1, 0.2, 0.3, 0.5, 1, 2, 4 s... between asks, so a
-   * snapshot done in 1.1 s returned after 2.1 s, a fixed cost of every job that reads one. A
-   * snapshot that fails throws here as there (the master's answer to the ask carries it).
-   */
-  private void snapshotAndWait(Admin admin, String name, TableName table) throws IOException {
-    SnapshotDescription snapshot = new SnapshotDescription(name, table, SnapshotType.FLUSH);
-    admin.snapshotAsync(snapshot);
-    long timeoutMillis =
-        connection.getConfiguration().getLong(SNAPSHOT_TIMEOUT, DEFAULT_SNAPSHOT_TIMEOUT_MILLIS);
-    long until = System.nanoTime() + Duration.ofMillis(timeoutMillis).toNanos();
-    while (!admin.isSnapshotFinished(snapshot)) {
-      if (System.nanoTime() > until) {
-        throw new IOException(
-            "the snapshot was not done after "
-                + timeoutMillis / 1000
-                + " s ("
-                + SNAPSHOT_TIMEOUT
-                + ")");
-      }
-      pause(SNAPSHOT_POLL);
-    }
-  }
-
-  /** The longest the master gives a snapshot, and so the longest a job waits for one. */
-  static final String SNAPSHOT_TIMEOUT = "hbase.snapshot.master.timeout.millis";
-
-  static final long DEFAULT_SNAPSHOT_TIMEOUT_MILLIS = 300_000;
 
   /** How long a snapshot waits for another of the same table, which HBase runs one at a time. */
   static final Duration OTHER_SNAPSHOT_WAIT = Duration.ofMinutes(2);
