@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Randomized live migrations ({@link RandomLiveTable}), 24 seeds in the default suite; the long
  * tier runs 72 more ({@code RandomLiveTableLongIT}). {@code -Drekey.random.seed=N} reruns one case;
- * {@code -Drekey.random.cases=N} runs N seeds instead (a soak: about 6.5 s a case here, bound by
- * the master, which takes one snapshot at a time).
+ * {@code -Drekey.random.cases=N} runs N seeds instead (a soak: about 5.5 s a case here, bound by
+ * the master, which takes one snapshot at a time; one test method, so about 100 fit the ITs'
+ * 10-minute limit; a longer soak is several runs, each from its own {@code
+ * -Drekey.random.first=SEED}).
  */
 class RandomLiveTableIT extends OnMiniCluster {
   static final int CASES = 24;
@@ -31,6 +33,7 @@ class RandomLiveTableIT extends OnMiniCluster {
    */
   static Map<RandomLiveTable.Step, Integer> cases(long first, int cases) throws Exception {
     cases = Integer.getInteger("rekey.random.cases", cases);
+    first = Long.getLong("rekey.random.first", first);
     String one = System.getProperty("rekey.random.seed");
     List<Long> seeds = new ArrayList<>();
     for (int i = 0; i < (one == null ? cases : 1); i++) {
