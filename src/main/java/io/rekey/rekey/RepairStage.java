@@ -22,7 +22,6 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
@@ -215,25 +214,21 @@ final class RepairStage
         out.later(wide(d, sourceRows, from, to));
         continue;
       }
-      List<Cell> wanted = new ArrayList<>();
+      List<Cell[]> sources = new ArrayList<>();
       for (byte[] sk : d.sourceKeys()) {
         Cell[] cells = sourceRows.get(sk);
         if (cells.length > 0 && maps(sk, cells, key)) {
-          wanted.addAll(sourceCounted.cellsOfRow(cells));
-        }
-      }
-      List<Cell> markers = new ArrayList<>();
-      for (Cell m : rawRows.get(key)) {
-        if (CellUtil.isDelete(m)) {
-          markers.add(m);
+          sources.add(cells);
         }
       }
       RowFix fix =
-          RowFix.of(
+          RowFix.ofReads(
               key,
-              wanted,
-              targetCounted.cellsOfRow(shownRows.get(key)),
-              markers,
+              sources,
+              sourceCounted,
+              shownRows.get(key),
+              rawRows.get(key),
+              targetCounted,
               newVersionBehavior);
       out.add(Fixed.of(key, d.kind(), fix, false));
     }

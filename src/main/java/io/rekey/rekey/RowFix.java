@@ -1,6 +1,7 @@
 package io.rekey.rekey;
 
 import io.rekey.read.CellVisibility;
+import io.rekey.verify.Counted;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -80,6 +81,32 @@ public record RowFix(List<Cell> puts, List<Cell> deletes, List<Cell> masked) {
               KeyValue.Type.Delete));
     }
     return new RowFix(puts, deletes, masked);
+  }
+
+  /**
+   * The fix of a target row held whole, from the reads a repair makes: the source rows that map to
+   * it and the target row as read for their sides' {@link Counted}, and the target row read raw
+   * (its delete markers).
+   */
+  public static RowFix ofReads(
+      byte[] key,
+      List<Cell[]> sources,
+      Counted sourceCounted,
+      Cell[] shown,
+      Cell[] raw,
+      Counted targetCounted,
+      Set<String> newVersionBehavior) {
+    List<Cell> wanted = new ArrayList<>();
+    for (Cell[] source : sources) {
+      wanted.addAll(sourceCounted.cellsOfRow(source));
+    }
+    List<Cell> markers = new ArrayList<>();
+    for (Cell c : raw) {
+      if (CellUtil.isDelete(c)) {
+        markers.add(c);
+      }
+    }
+    return of(key, wanted, targetCounted.cellsOfRow(shown), markers, newVersionBehavior);
   }
 
   /** Whether the fix writes nothing and leaves nothing it could not write. */

@@ -53,22 +53,18 @@ class WideRowFixTest {
     List<Cell> shown = rawTarget ? raw : normalRead(raw, versions);
     Set<String> newVersionBehavior = random.nextBoolean() ? Set.of("b") : Set.of();
 
-    List<Cell> wanted = new ArrayList<>();
+    List<Cell[]> sourceRows = new ArrayList<>();
     for (List<Cell> s : sources) {
-      wanted.addAll(sourceCounted.cellsOfRow(s.toArray(new Cell[0])));
-    }
-    List<Cell> markers = new ArrayList<>();
-    for (Cell c : raw) {
-      if (CellUtil.isDelete(c)) {
-        markers.add(c);
-      }
+      sourceRows.add(s.toArray(new Cell[0]));
     }
     RowFix whole =
-        RowFix.of(
+        RowFix.ofReads(
             KEY,
-            wanted,
-            targetCounted.cellsOfRow(shown.toArray(new Cell[0])),
-            markers,
+            sourceRows,
+            sourceCounted,
+            shown.toArray(new Cell[0]),
+            raw.toArray(new Cell[0]),
+            targetCounted,
             newVersionBehavior);
 
     List<Iterator<Cell>> streams = new ArrayList<>();
