@@ -7,6 +7,7 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.rekey.RekeyJob;
 import io.rekey.rekey.RekeyOptions;
+import io.rekey.rekey.RekeyPlan;
 import io.rekey.rekey.RekeyPlanner;
 import io.rekey.rekey.RekeyResult;
 import io.rekey.report.RekeyText;
@@ -56,18 +57,18 @@ final class RekeyCommand implements Command<RekeyOptions> {
     Configuration conf = context.hbase().toConfiguration();
     try (Connection connection = HBaseConnections.open(context.hbase())) {
       if (options.dryRun()) {
-        RekeyPlanner.Planned planned = RekeyJob.plan(null, connection, conf, options);
-        RekeyResult result = new RekeyJob(null, connection, conf, options, planned).execute();
+        RekeyResult result = RekeyJob.dryRun(connection, conf, options);
+        RekeyPlan plan = result.plan();
         context.emit(RekeyText.result(result), result);
-        if (planned.plan().everySampleRejected()) {
+        if (plan.everySampleRejected()) {
           // A plan that would copy nothing is no plan: say so, and let a script see it.
           context
               .err()
               .println(
                   "error: rekey: every one of the "
-                      + planned.plan().sampleKeys().size()
+                      + plan.sampleKeys().size()
                       + " sample rows is rejected (first: "
-                      + planned.plan().sampleKeys().get(0).reject()
+                      + plan.sampleKeys().get(0).reject()
                       + "): --source-key does not describe "
                       + options.source()
                       + "'s keys; fix it and try again");

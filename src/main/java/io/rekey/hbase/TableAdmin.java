@@ -1,12 +1,12 @@
 package io.rekey.hbase;
 
 import io.rekey.common.RekeyException;
-import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -20,6 +20,7 @@ import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.RegionLocator;
+import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
@@ -30,8 +31,11 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Table-level operations the jobs need: existence, emptiness, pre-split creation, snapshots. */
-public final class TableAdmin {
+/**
+ * Table-level operations the jobs need: existence, emptiness, pre-split creation, snapshots; and
+ * the real {@link ClusterView} the planners read.
+ */
+public final class TableAdmin implements ClusterView {
   private static final Logger LOG = LoggerFactory.getLogger(TableAdmin.class);
 
   /** Whether a job may create the namespace of a table it creates. */
@@ -51,6 +55,7 @@ public final class TableAdmin {
     this.connection = connection;
   }
 
+  @Override
   public boolean exists(TableName table) {
     try (Admin admin = connection.getAdmin()) {
       return admin.tableExists(table);
@@ -59,21 +64,34 @@ public final class TableAdmin {
     }
   }
 
-  /** The table's descriptor; a missing table is a {@link RekeyException} naming {@code role}. */
-  public TableDescriptor descriptor(TableName table, String role) {
+  @Override
+  public Optional<TableDescriptor> findTable(TableName table) {
     try (Admin admin = connection.getAdmin()) {
-      if (!admin.tableExists(table)) {
-        throw new RekeyException(
-            "the "
-                + role
-                + " table "
-                + table.getNameAsString()
-                + " does not exist on this cluster");
-      }
-      return admin.getDescriptor(table);
+      return admin.tableExists(table) ? Optional.of(admin.getDescriptor(table)) : Optional.empty();
     } catch (IOException e) {
       throw new RekeyException("cannot read the descriptor of " + table + ": " + e.getMessage(), e);
     }
+  }
+
+  @Override
+  public List<Result> firstRows(TableName table, int limit) {
+    List<Result> rows = new ArrayList<>();
+    try (Table t = connection.getTable(table);
+        ResultScanner scanner = t.getScanner(new Scan().setLimit(limit).setCaching(limit))) {
+      for (Result r : scanner) {
+        rows.add(r);
+      }
+    } catch (IOException e) {
+      throw new RekeyException("cannot read the first rows of " + table + ": " + e.getMessage(), e);
+    }
+    return rows;
+  }
+
+  @Override
+  public List<Result> sampleRows(TableName table, Scan scan, int n) {
+    List<Result> rows = new ArrayList<>();
+    RowSampler.sample(connection, table, scan, n, rows::add);
+    return rows;
   }
 
   /** Whether the table holds at least one row. */
@@ -87,7 +105,7 @@ public final class TableAdmin {
     }
   }
 
-  /** The start keys of the table's regions, in order (the first is empty). */
+  @Override
   public List<byte[]> regionStartKeys(TableName table) {
     try (RegionLocator locator = connection.getRegionLocator(table)) {
       List<byte[]> starts = new ArrayList<>();
@@ -162,32 +180,12 @@ public final class TableAdmin {
    * Whether namespace {@code ns} exists. Listed by name, which HBase's authorization lets anyone
    * do; reading a namespace's descriptor takes ADMIN on it.
    */
+  @Override
   public boolean namespaceExists(String ns) {
     try (Admin admin = connection.getAdmin()) {
       return java.util.Arrays.asList(admin.listNamespaces()).contains(ns);
     } catch (IOException e) {
       throw new RekeyException("cannot look up namespace " + ns + ": " + e.getMessage(), e);
-    }
-  }
-
-  /**
-   * Refuses a table to be created in a namespace that does not exist, unless the user asked for the
-   * namespace to be created: a typo must not make a new namespace.
-   *
-   * @param option the option that names the table, for the message
-   */
-  public void requireNamespace(TableName table, String option, boolean create) {
-    String ns = table.getNamespaceAsString();
-    if (!create && !namespaceExists(ns)) {
-      throw InvalidOptionException.of(
-          option,
-          table.getNameAsString(),
-          "is in namespace '"
-              + ns
-              + "', which does not exist; check the name, create it ('create_namespace \""
-              + ns
-              + "\"' in the HBase shell) or pass --"
-              + CREATE_NAMESPACE.name());
     }
   }
 

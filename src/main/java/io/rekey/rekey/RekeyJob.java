@@ -24,6 +24,7 @@ import io.rekey.write.Pressure;
 import io.rekey.write.WriteEngine;
 import io.rekey.write.WriteStats;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,6 +41,7 @@ import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
+import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.util.LongAccumulator;
@@ -93,8 +95,25 @@ public final class RekeyJob {
   /** Plans a job: reads metadata and sample rows only. */
   public static RekeyPlanner.Planned plan(
       JavaSparkContext sc, Connection connection, Configuration conf, RekeyOptions options) {
-    int cores = sc == null ? 2 : SparkCores.of(sc).cores();
-    return new RekeyPlanner(connection, conf).plan(options, cores);
+    return plan(connection, conf, options, SparkCores.of(sc).cores());
+  }
+
+  /**
+   * The dry run: the plan, sized for the cores the submitted Spark settings give, without starting
+   * Spark or writing anything.
+   */
+  public static RekeyResult dryRun(
+      Connection connection, Configuration conf, RekeyOptions options) {
+    long started = System.nanoTime();
+    RekeyPlanner.Planned planned =
+        plan(connection, conf, options, SparkCores.beforeStart(new SparkConf()).cores());
+    return RekeyResult.dryRun(planned.plan(), seconds(started));
+  }
+
+  private static RekeyPlanner.Planned plan(
+      Connection connection, Configuration conf, RekeyOptions options, int cores) {
+    return new RekeyPlanner(new TableAdmin(connection), conf, Clock.systemUTC())
+        .plan(options, cores);
   }
 
   /**

@@ -1,7 +1,9 @@
 package io.rekey.rekey;
 
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.ClusterView;
 import io.rekey.hbase.FamilySettings;
+import io.rekey.hbase.RowSampler;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.ColumnBinding;
@@ -12,38 +14,43 @@ import io.rekey.keys.KeyText;
 import io.rekey.keys.LayoutException;
 import io.rekey.keys.SplitPoints;
 import io.rekey.read.CellVisibility;
-import io.rekey.read.RowSampler;
 import io.rekey.write.RegionPartitioner;
-import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
-import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * Decides a rekey run from the options and the cluster, reading metadata and a few sample rows
  * only: the source's families, the target's regions (planned from the layout, or the existing
- * ones), the run directory, and what the first rows of the source become.
+ * ones), the run directory, and what the first rows of the source become. Reads HBase through a
+ * {@link ClusterView} alone, so a plan (and the dry run) is a pure call, tested without a cluster.
  */
 public final class RekeyPlanner {
   private static final int SAMPLE_KEYS_SHOWN = 10;
   private static final int SPLIT_SAMPLE_ROWS = 10_000;
 
-  private final Connection connection;
+  private final ClusterView cluster;
   private final Configuration conf;
+  private final Clock clock;
 
-  public RekeyPlanner(Connection connection, Configuration conf) {
-    this.connection = connection;
+  /**
+   * @param cluster what the plan reads of HBase (a {@link io.rekey.hbase.TableAdmin}, or an
+   *     in-memory view in tests)
+   * @param conf the HBase settings, for the staging directory
+   * @param clock names the snapshot
+   */
+  public RekeyPlanner(ClusterView cluster, Configuration conf, Clock clock) {
+    this.cluster = cluster;
     this.conf = conf;
+    this.clock = clock;
   }
 
   /** The plan, plus what running it needs that a person does not read. */
@@ -54,8 +61,7 @@ public final class RekeyPlanner {
    * @param cores the cores Spark has, to choose writer tasks per region
    */
   public Planned plan(RekeyOptions options, int cores) {
-    TableAdmin admin = new TableAdmin(connection);
-    TableDescriptor source = admin.descriptor(options.source(), "source");
+    TableDescriptor source = cluster.descriptor(options.source(), "source");
     KeyMapping mapping = options.mapping();
     for (ColumnBinding c : mapping.source().columns()) {
       if (source.getColumnFamily(Bytes.toBytes(c.family())) == null) {
@@ -73,15 +79,15 @@ public final class RekeyPlanner {
                 + "'");
       }
     }
-    boolean targetExists = admin.exists(options.target());
+    boolean targetExists = cluster.exists(options.target());
     if (!targetExists) {
-      admin.requireNamespace(
+      cluster.requireNamespace(
           options.target(), RekeyOptions.TARGET.name(), options.createNamespace());
     }
     List<FamilySettings> families = new ArrayList<>();
     TableDescriptor familiesFrom = source;
     if (targetExists) {
-      TableDescriptor target = admin.descriptor(options.target(), "target");
+      TableDescriptor target = cluster.descriptor(options.target(), "target");
       TableAdmin.requireSameFamilies(source, target);
       TargetFamilies.require(source, target, mapping);
       familiesFrom = target;
@@ -92,7 +98,7 @@ public final class RekeyPlanner {
     List<RekeyPlan.SampleKey> samples = sampleKeys(options.source(), mapping);
     List<byte[]> splits;
     if (targetExists) {
-      List<byte[]> starts = admin.regionStartKeys(options.target());
+      List<byte[]> starts = cluster.regionStartKeys(options.target());
       splits = new ArrayList<>(starts.subList(1, starts.size()));
     } else {
       splits = plannedSplits(options, mapping);
@@ -112,7 +118,7 @@ public final class RekeyPlanner {
             : "rekey-"
                 + options.source().getNameAsString().replace(':', '_')
                 + "-"
-                + System.currentTimeMillis();
+                + clock.millis();
     RekeyPlan plan =
         new RekeyPlan(
             options.source().getNameAsString(),
@@ -130,7 +136,7 @@ public final class RekeyPlanner {
             splitTexts,
             tasksPerRegion,
             options.maxRejects(),
-            admin.regionStartKeys(options.source()).size(),
+            cluster.regionStartKeys(options.source()).size(),
             samples);
     return new Planned(plan, source, splits);
   }
@@ -164,19 +170,13 @@ public final class RekeyPlanner {
 
   private List<RekeyPlan.SampleKey> sampleKeys(TableName table, KeyMapping mapping) {
     List<RekeyPlan.SampleKey> out = new ArrayList<>();
-    Scan scan = new Scan().setLimit(SAMPLE_KEYS_SHOWN).setCaching(SAMPLE_KEYS_SHOWN);
-    try (Table t = connection.getTable(table);
-        ResultScanner scanner = t.getScanner(scan)) {
-      for (Result r : scanner) {
-        try {
-          byte[] key = mapping.map(r.getRow(), columns(r));
-          out.add(new RekeyPlan.SampleKey(KeyText.of(r.getRow()), KeyText.of(key), null));
-        } catch (KeyReject e) {
-          out.add(new RekeyPlan.SampleKey(KeyText.of(r.getRow()), null, e.toString()));
-        }
+    for (Result r : cluster.firstRows(table, SAMPLE_KEYS_SHOWN)) {
+      try {
+        byte[] key = mapping.map(r.getRow(), columns(r));
+        out.add(new RekeyPlan.SampleKey(KeyText.of(r.getRow()), KeyText.of(key), null));
+      } catch (KeyReject e) {
+        out.add(new RekeyPlan.SampleKey(KeyText.of(r.getRow()), null, e.toString()));
       }
-    } catch (IOException e) {
-      throw new RekeyException("cannot read sample rows of " + table + ": " + e.getMessage(), e);
     }
     return out;
   }
@@ -193,18 +193,13 @@ public final class RekeyPlanner {
       }
     }
     List<byte[]> keys = new ArrayList<>();
-    RowSampler.sample(
-        connection,
-        table,
-        scan,
-        SPLIT_SAMPLE_ROWS,
-        r -> {
-          try {
-            keys.add(mapping.map(r.getRow(), columns(r)));
-          } catch (KeyReject ignored) {
-            // A rejected row has no new key to split at; the job reports it.
-          }
-        });
+    for (Result r : cluster.sampleRows(table, scan, SPLIT_SAMPLE_ROWS)) {
+      try {
+        keys.add(mapping.map(r.getRow(), columns(r)));
+      } catch (KeyReject ignored) {
+        // A rejected row has no new key to split at; the job reports it.
+      }
+    }
     return keys;
   }
 

@@ -1,5 +1,6 @@
 package io.rekey.spark;
 
+import java.util.Optional;
 import java.util.function.IntSupplier;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
@@ -72,6 +73,39 @@ public final class SparkCores {
     return sized;
   }
 
+  /**
+   * The cores a job would size itself for, worked out from the submitted settings without starting
+   * Spark: what a dry run plans with. A local master counts its threads; a cluster whose settings
+   * do not say its size (a standalone master without {@code spark.cores.max}) is planned for
+   * Spark's minimum of 2, and the reason says so.
+   */
+  public static SparkCores beforeStart(SparkConf conf) {
+    String master = conf.get("spark.master", "local[*]");
+    int machine = Runtime.getRuntime().availableProcessors();
+    if (master.startsWith("local") && !conf.contains("spark.default.parallelism")) {
+      return new SparkCores(Math.max(2, localThreads(master, machine)), "spark.master=" + master);
+    }
+    return fromSettings(conf, master)
+        .orElseGet(
+            () ->
+                new SparkCores(
+                    2,
+                    "planned for Spark's minimum: spark.master="
+                        + master
+                        + " and no spark.cores.max or spark.executor.instances say how many"
+                        + " cores the application gets"));
+  }
+
+  /** The threads of {@code local}, {@code local[N]}, {@code local[*]} or {@code local[N,F]}. */
+  static int localThreads(String master, int machine) {
+    int open = master.indexOf('[');
+    if (open < 0) {
+      return 1;
+    }
+    String n = master.substring(open + 1, master.length() - 1).split(",")[0].trim();
+    return n.equals("*") ? machine : Integer.parseInt(n);
+  }
+
   private static IntSupplier executors(SparkContext context) {
     // The block managers known to the driver: its own plus one per registered executor.
     return () -> Math.max(0, context.getExecutorMemoryStatus().size() - 1);
@@ -87,13 +121,20 @@ public final class SparkCores {
   static SparkCores size(
       SparkConf conf, boolean local, IntSupplier registeredCores, IntSupplier registeredExecutors) {
     String master = conf.get("spark.master", "local[*]");
-    if (conf.contains("spark.default.parallelism")) {
-      return new SparkCores(
-          conf.getInt("spark.default.parallelism", 2),
-          "spark.default.parallelism=" + conf.get("spark.default.parallelism"));
-    }
-    if (local) {
+    if (local && !conf.contains("spark.default.parallelism")) {
       return new SparkCores(registeredCores.getAsInt(), "spark.master=" + master);
+    }
+    return fromSettings(conf, master)
+        .orElseGet(() -> awaitRegistration(conf, registeredCores, registeredExecutors));
+  }
+
+  /** What the settings say of the application's cores: empty when they do not say. */
+  private static Optional<SparkCores> fromSettings(SparkConf conf, String master) {
+    if (conf.contains("spark.default.parallelism")) {
+      return Optional.of(
+          new SparkCores(
+              conf.getInt("spark.default.parallelism", 2),
+              "spark.default.parallelism=" + conf.get("spark.default.parallelism")));
     }
     boolean yarnOrK8s = master.startsWith("yarn") || master.startsWith("k8s://");
     // YARN and Kubernetes give an executor one core unless told otherwise; a standalone executor
@@ -105,27 +146,29 @@ public final class SparkCores {
     if (conf.getBoolean("spark.dynamicAllocation.enabled", false)) {
       int max = conf.getInt("spark.dynamicAllocation.maxExecutors", Integer.MAX_VALUE);
       if (max != Integer.MAX_VALUE && perExecutor != null) {
-        return new SparkCores(
-            max * perExecutor,
-            "dynamic allocation: spark.dynamicAllocation.maxExecutors="
-                + max
-                + " × "
-                + perExecutor
-                + " cores");
+        return Optional.of(
+            new SparkCores(
+                max * perExecutor,
+                "dynamic allocation: spark.dynamicAllocation.maxExecutors="
+                    + max
+                    + " × "
+                    + perExecutor
+                    + " cores"));
       }
     } else if (perExecutor != null && (yarnOrK8s || conf.contains("spark.executor.instances"))) {
       int instances = conf.getInt("spark.executor.instances", 2);
-      return new SparkCores(
-          instances * perExecutor,
-          "spark.executor.instances="
-              + instances
-              + " × spark.executor.cores="
-              + perExecutor
-              + (conf.contains("spark.executor.instances") ? "" : " (Spark's defaults)"));
+      return Optional.of(
+          new SparkCores(
+              instances * perExecutor,
+              "spark.executor.instances="
+                  + instances
+                  + " × spark.executor.cores="
+                  + perExecutor
+                  + (conf.contains("spark.executor.instances") ? "" : " (Spark's defaults)")));
     } else if (conf.contains("spark.cores.max")) {
-      return new SparkCores(conf.getInt("spark.cores.max", 2), "spark.cores.max");
+      return Optional.of(new SparkCores(conf.getInt("spark.cores.max", 2), "spark.cores.max"));
     }
-    return awaitRegistration(conf, registeredCores, registeredExecutors);
+    return Optional.empty();
   }
 
   /** Nothing says how big the cluster is: count what registers, once it stops growing. */

@@ -279,7 +279,7 @@ public final class IndexBenchmark {
   static long rows(Connection c, TableName t) throws IOException {
     long n = 0;
     try (Table table = c.getTable(t);
-        var s = table.getScanner(io.rekey.read.RowSampler.keysOnly().setCaching(10_000))) {
+        var s = table.getScanner(io.rekey.hbase.RowSampler.keysOnly().setCaching(10_000))) {
       while (s.next() != null) {
         n++;
       }

@@ -86,4 +86,27 @@ class SparkCoresTest {
     assertThat(cores.cores()).isEqualTo(2);
     assertThat(cores.why()).startsWith("no executor registered within 0.3 s");
   }
+
+  @Test
+  void aDryRunSizesFromTheSubmittedSettingsWithoutWaitingForExecutors() {
+    int machine = Runtime.getRuntime().availableProcessors();
+    assertThat(SparkCores.beforeStart(conf("local[6]")))
+        .hasToString("6 cores (spark.master=local[6])");
+    assertThat(SparkCores.beforeStart(conf("local[3,4]")).cores()).isEqualTo(3);
+    assertThat(SparkCores.beforeStart(conf("local[*]")).cores()).isEqualTo(Math.max(2, machine));
+    assertThat(SparkCores.beforeStart(conf("local")).cores()).isEqualTo(2);
+    assertThat(
+            SparkCores.beforeStart(
+                    conf("yarn", "spark.executor.instances", "25", "spark.executor.cores", "4"))
+                .cores())
+        .isEqualTo(100);
+    assertThat(SparkCores.beforeStart(conf("local[6]", "spark.default.parallelism", "9")).cores())
+        .isEqualTo(9);
+    long started = System.nanoTime();
+    SparkCores unknown = SparkCores.beforeStart(conf("spark://m:7077"));
+    assertThat(System.nanoTime() - started).isLessThan(5_000_000_000L);
+    assertThat(unknown.cores()).isEqualTo(2);
+    assertThat(unknown.why())
+        .startsWith("planned for Spark's minimum: spark.master=spark://m:7077");
+  }
 }

@@ -1,4 +1,4 @@
-package io.rekey.read;
+package io.rekey.hbase;
 
 import io.rekey.common.RekeyException;
 import java.io.IOException;
