@@ -4,24 +4,13 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.RunFiles;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellComparator;
-import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.KeyValueUtil;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.io.hfile.CacheConfig;
-import org.apache.hadoop.hbase.io.hfile.HFile;
-import org.apache.hadoop.hbase.io.hfile.HFileScanner;
-import org.apache.hadoop.hbase.regionserver.StoreFileWriter;
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,8 +30,8 @@ import org.slf4j.LoggerFactory;
  *       equal the cells written: a file loaded twice shows as cells stored twice.
  * </ul>
  *
- * <p>One class of about 480 lines because the load, its bounded retries and the stored-cell count
- * after it share the ledger and the target's regions: the census is what proves the load.
+ * The reconciliation after an interrupted load is {@link LoadReconciler}'s, the proof from the
+ * store files {@link StoredCells#prove}'s.
  */
 public final class BulkLoader {
   private static final Logger LOG = LoggerFactory.getLogger(BulkLoader.class);
@@ -114,7 +103,7 @@ public final class BulkLoader {
     try {
       for (int attempt = 1; attempt <= attempts; attempt++) {
         if (ledger.loadAttempts() > 0) {
-          ledger = reconcile(c, table, run, ledger, settings);
+          ledger = LoadReconciler.reconcile(c, table, run, ledger, settings);
         }
         List<Ledger.Entry> pending = ledger.pending();
         if (pending.isEmpty()) {
@@ -154,7 +143,7 @@ public final class BulkLoader {
       }
       if (last != null) {
         // One more look: the last attempt may have loaded everything before it failed.
-        ledger = reconcile(c, table, run, ledger, settings);
+        ledger = LoadReconciler.reconcile(c, table, run, ledger, settings);
         if (!ledger.pending().isEmpty()) {
           throw new RekeyException(
               "the bulk load into "
@@ -198,263 +187,7 @@ public final class BulkLoader {
               + e.getCause().getMessage()
               + "); verify compares the cells");
     }
-    long stored = census.cells();
-    long written = ledger.cells();
-    int files = census.pieces().values().stream().mapToInt(List::size).sum();
-    for (Ledger.Entry e : ledger.entries()) {
-      long cells = census.cells(HFiles.tag(ledger.runId(), e.name()));
-      if (cells > e.cells()) {
-        throw new RekeyException(
-            table
-                + " stores "
-                + cells
-                + " cells of "
-                + e.name()
-                + ", which holds "
-                + e.cells()
-                + ": it was loaded more than once (store files "
-                + census.pieces().get(HFiles.tag(ledger.runId(), e.name())).stream()
-                    .map(StoreFileCensus.Piece::file)
-                    .toList()
-                + "). StoredCells "
-                + stored
-                + ", written "
-                + written
-                + ". Identical cells merge at the next major compaction; report this as a bug");
-      }
-    }
-    if (stored == written) {
-      return new StoredCells(stored, written, files, null);
-    }
-    if (census.otherCells() > 0) {
-      // Compactions replaced some of the run's files and the cleaner removed the originals.
-      return new StoredCells(
-          stored,
-          written,
-          files,
-          "not proven: compactions replaced some of this run's store files ("
-              + census.otherCells()
-              + " cells in recent files without the run's tag); verify compares the cells");
-    }
-    throw new RekeyException(
-        table
-            + " stores "
-            + stored
-            + " of the "
-            + written
-            + " cells this run wrote and loaded, counted from its store files; rerun the same"
-            + " command, and if the count stays short, report this as a bug");
-  }
-
-  /**
-   * Marks the entries the store files hold whole as loaded, and cuts entries HBase loaded in part
-   * down to what is not stored yet.
-   */
-  private static Ledger reconcile(
-      Configuration conf,
-      TableName table,
-      Path run,
-      Ledger ledger,
-      Map<String, FamilySettings> families)
-      throws IOException {
-    StoreFileCensus.Result census =
-        StoreFileCensus.take(conf, table, families.keySet(), ledger.runId(), ledger.sinceMillis());
-    for (Ledger.Entry e : ledger.pending()) {
-      String tag = HFiles.tag(ledger.runId(), e.name());
-      long stored = census.cells(tag);
-      if (stored == 0) {
-        continue;
-      }
-      if (stored == e.cells()) {
-        LOG.info("{} was loaded by an earlier attempt; not loading it again", e.name());
-        ledger = ledger.withLoaded(List.of(e));
-      } else if (stored > e.cells()) {
-        ledger.write(conf, run);
-        storedCells(conf, table, ledger, families.keySet()); // throws, naming the files
-      } else {
-        ledger =
-            remainder(
-                conf, table, run, ledger, e, census.pieces().get(tag), families.get(e.family()));
-      }
-      ledger.write(conf, run);
-    }
-    return ledger;
-  }
-
-  /**
-   * Replaces entry {@code e}, of which HBase stored the rows of {@code pieces}, by two: {@code e}
-   * itself with the cells stored (loaded), and a new file of its other rows (not loaded). Those
-   * rows are read from the entry's file when it is still there, else from the halves HBase split it
-   * into ({@code FAMILY/.tmp/*}, tagged like the entry; HBase 2.5 deletes a file once it has split
-   * it): sorted runs merged, a cell the halves share kept once.
-   */
-  private static Ledger remainder(
-      Configuration conf,
-      TableName table,
-      Path run,
-      Ledger ledger,
-      Ledger.Entry e,
-      List<StoreFileCensus.Piece> pieces,
-      FamilySettings family)
-      throws IOException {
-    Path hfiles = RunFiles.hfiles(run);
-    Path original = new Path(hfiles, e.name());
-    FileSystem fs = original.getFileSystem(conf);
-    String tag = HFiles.tag(ledger.runId(), e.name());
-    List<Path> sources = new ArrayList<>();
-    if (fs.exists(original)) {
-      sources.add(original);
-    } else {
-      Path splits = new Path(new Path(hfiles, e.family()), ".tmp");
-      if (fs.exists(splits)) {
-        for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(splits)) {
-          if (f.isFile() && tag.equals(tagOf(conf, fs, f.getPath()))) {
-            sources.add(f.getPath());
-          }
-        }
-      }
-    }
-    long storedCells = pieces.stream().mapToLong(StoreFileCensus.Piece::cells).sum();
-    if (sources.isEmpty()) {
-      throw new RekeyException(
-          "HBase stored "
-              + storedCells
-              + " of the "
-              + e.cells()
-              + " cells of "
-              + e.name()
-              + " before the load was interrupted, and neither the file nor the halves HBase split"
-              + " it into are left in "
-              + hfiles
-              + "; the rest cannot be loaded exactly. Delete "
-              + run
-              + " and the target's rows, and run again");
-    }
-    String name = e.name() + "r" + ledger.loadAttempts();
-    Path rest = new Path(hfiles, name);
-    long cells = 0;
-    byte[] first = null;
-    byte[] lastRow = null;
-    List<HFile.Reader> readers = new ArrayList<>();
-    StoreFileWriter writer = HFiles.open(conf, fs, rest, family, table.getNameAsString());
-    try {
-      java.util.PriorityQueue<HFileScanner> merge =
-          new java.util.PriorityQueue<>(
-              (a, b) -> CellComparator.getInstance().compare(a.getCell(), b.getCell()));
-      for (Path source : sources) {
-        HFile.Reader reader = HFile.createReader(fs, source, CacheConfig.DISABLED, true, conf);
-        readers.add(reader);
-        HFileScanner scanner = reader.getScanner(conf, false, false);
-        if (scanner.seekTo()) {
-          merge.add(scanner);
-        }
-      }
-      Cell previous = null;
-      while (!merge.isEmpty()) {
-        HFileScanner scanner = merge.poll();
-        Cell cell = KeyValueUtil.copyToNewKeyValue(scanner.getCell());
-        if (scanner.next()) {
-          merge.add(scanner);
-        }
-        if (previous != null && CellComparator.getInstance().compare(previous, cell) == 0) {
-          continue; // the same cell in two halves of one split
-        }
-        previous = cell;
-        if (!within(cell, pieces)) {
-          writer.append(cell);
-          lastRow = CellUtil.cloneRow(cell);
-          if (first == null) {
-            first = lastRow;
-          }
-          cells++;
-        }
-      }
-    } finally {
-      for (HFile.Reader r : readers) {
-        r.close();
-      }
-      HFiles.close(writer, HFiles.tag(ledger.runId(), name));
-    }
-    if (cells + storedCells != e.cells()) {
-      fs.delete(rest, false);
-      throw new RekeyException(
-          e.name()
-              + " holds "
-              + e.cells()
-              + " cells; HBase stored "
-              + storedCells
-              + " of them and "
-              + cells
-              + " are left to load, so the entry cannot be completed exactly; nothing more was"
-              + " loaded. Delete "
-              + run
-              + " and the target's rows, and run again");
-    }
-    LOG.info(
-        "{}: HBase loaded {} of its {} cells before the load was interrupted; the other {} go in"
-            + " {}",
-        e.name(),
-        storedCells,
-        e.cells(),
-        cells,
-        name);
-    Ledger.Entry done =
-        new Ledger.Entry(
-            e.name(),
-            e.family(),
-            e.bytes(),
-            storedCells,
-            e.firstRow(),
-            e.lastRow(),
-            Ledger.State.LOADED,
-            "split by HBase and loaded in part; the rest is " + name);
-    Ledger.Entry remaining =
-        new Ledger.Entry(
-            name,
-            e.family(),
-            fs.getFileStatus(rest).getLen(),
-            cells,
-            first == null ? "" : java.util.HexFormat.of().formatHex(first),
-            lastRow == null ? "" : java.util.HexFormat.of().formatHex(lastRow),
-            cells == 0 ? Ledger.State.LOADED : Ledger.State.COMMITTED,
-            "the rows of " + e.name() + " that an interrupted load did not store");
-    Ledger next = ledger.replacing(e, List.of(done, remaining));
-    next.write(conf, run);
-    for (Path source : sources) {
-      fs.delete(source, false);
-    }
-    return next;
-  }
-
-  private static String tagOf(Configuration conf, FileSystem fs, Path file) throws IOException {
-    try (HFile.Reader reader = HFile.createReader(fs, file, CacheConfig.DISABLED, true, conf)) {
-      byte[] tag = reader.getHFileInfo().get(HFiles.ENTRY_KEY);
-      return tag == null ? null : Bytes.toString(tag);
-    }
-  }
-
-  private static boolean within(Cell cell, List<StoreFileCensus.Piece> pieces) {
-    for (StoreFileCensus.Piece p : pieces) {
-      if (Bytes.compareTo(
-                  cell.getRowArray(),
-                  cell.getRowOffset(),
-                  cell.getRowLength(),
-                  p.firstRow(),
-                  0,
-                  p.firstRow().length)
-              >= 0
-          && Bytes.compareTo(
-                  cell.getRowArray(),
-                  cell.getRowOffset(),
-                  cell.getRowLength(),
-                  p.lastRow(),
-                  0,
-                  p.lastRow().length)
-              <= 0) {
-        return true;
-      }
-    }
-    return false;
+    return StoredCells.prove(table, ledger, census);
   }
 
   private static void sleep(long ms) {

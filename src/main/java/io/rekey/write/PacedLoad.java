@@ -3,6 +3,8 @@ package io.rekey.write;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.Throttle;
+import io.rekey.write.LoadBatches.Batch;
+import io.rekey.write.LoadBatches.StoreFiles;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -19,11 +21,9 @@ import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.RegionInfo;
-import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.tool.BulkLoadHFiles;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.slf4j.Logger;
@@ -54,8 +54,6 @@ import org.slf4j.LoggerFactory;
 final class PacedLoad {
   private static final Logger LOG = LoggerFactory.getLogger(PacedLoad.class);
 
-  static final String BLOCKING_KEY = "hbase.hstore.blockingStoreFiles";
-  private static final int DEFAULT_BLOCKING = 16;
   private static final long POLL_MS = 2_000;
   private static final long COMPACTION_REQUEST_EVERY_MS = 30_000;
 
@@ -116,7 +114,10 @@ final class PacedLoad {
     Path hfiles = RunFiles.hfiles(run);
     try (Connection connection = ConnectionFactory.createConnection(conf);
         Admin admin = connection.getAdmin()) {
-      Map<String, Integer> limits = limits(admin.getDescriptor(table));
+      Map<String, Integer> limits =
+          LoadBatches.limits(
+              admin.getDescriptor(table),
+              conf.getInt(LoadBatches.BLOCKING_KEY, LoadBatches.DEFAULT_BLOCKING));
       List<Ledger.Entry> left = new ArrayList<>(pending);
       long waitingSince = -1;
       long lastCompactionRequest = 0;
@@ -127,8 +128,15 @@ final class PacedLoad {
                 .sorted((a, b) -> RegionInfo.COMPARATOR.compare(a.getRegion(), b.getRegion()))
                 .toList();
         StoreFiles files = storeFiles(admin, regions);
-        Batch batch = nextBatch(left, regions, files, limits);
-        if (batch.entries.isEmpty()) {
+        Batch batch =
+            LoadBatches.next(
+                left,
+                regions.stream().map(HRegionLocation::getRegion).toList(),
+                files,
+                limits,
+                throttle.loadRegions(),
+                throttle.loadPerFamily());
+        if (batch.entries().isEmpty()) {
           long now = System.currentTimeMillis();
           if (waitingSince < 0) {
             waitingSince = now;
@@ -139,25 +147,25 @@ final class PacedLoad {
                     + " most before it blocks writes (hbase.hstore.blockingStoreFiles, one kept for"
                     + " its next flush); asking for a compaction",
                 table,
-                batch.full.family(),
-                batch.full.region(),
-                files.count(batch.full),
-                batch.fullLimit);
+                batch.full().family(),
+                batch.full().region(),
+                files.count(batch.full()),
+                batch.fullLimit());
           }
           if (now - waitingSince > throttle.storeFileWaitSeconds() * 1000) {
             throw new StoreFilesFull(
                 "store "
-                    + batch.full.family()
+                    + batch.full().family()
                     + " of region "
-                    + batch.full.region()
+                    + batch.full().region()
                     + " of "
                     + table
                     + " still has "
-                    + files.count(batch.full)
+                    + files.count(batch.full())
                     + " store files after "
                     + throttle.storeFileWaitSeconds()
                     + " s (loading more would pass hbase.hstore.blockingStoreFiles "
-                    + batch.fullLimit
+                    + batch.fullLimit()
                     + " and stall its writes); "
                     + left.size()
                     + " HFiles are not loaded yet. Let compactions catch up ('major_compact' in"
@@ -169,7 +177,7 @@ final class PacedLoad {
             // to select), a major one.
             boolean major = lastCompactionRequest > 0;
             lastCompactionRequest = now;
-            for (String region : batch.regionsWithoutRoom) {
+            for (String region : batch.regionsWithoutRoom()) {
               if (major) {
                 admin.majorCompactRegion(Bytes.toBytesBinary(region));
               } else {
@@ -187,24 +195,24 @@ final class PacedLoad {
           waitingSince = -1;
         }
         Map<byte[], List<Path>> byFamily = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-        for (Ledger.Entry e : batch.entries) {
+        for (Ledger.Entry e : batch.entries()) {
           byFamily
               .computeIfAbsent(Bytes.toBytes(e.family()), f -> new ArrayList<>())
               .add(new Path(hfiles, e.name()));
         }
-        if (pacing.batches() > 0 || !left.equals(batch.entries)) {
+        if (pacing.batches() > 0 || !left.equals(batch.entries())) {
           LOG.info(
               "bulk loading a batch of {} HFiles into {} region(s) of {} ({} left after it)",
-              batch.entries.size(),
-              batch.regions,
+              batch.entries().size(),
+              batch.regions(),
               table,
-              left.size() - batch.entries.size());
+              left.size() - batch.entries().size());
         }
-        BulkLoadHFiles.create(loaderConf(batch.regions)).bulkLoad(table, byFamily);
-        ledger = ledger.withLoaded(batch.entries);
+        BulkLoadHFiles.create(loaderConf(batch.regions())).bulkLoad(table, byFamily);
+        ledger = ledger.withLoaded(batch.entries());
         ledger.write(conf, run);
         pacing = pacing.plus(new Pacing(1, 0, 0));
-        left.removeAll(batch.entries);
+        left.removeAll(batch.entries());
         if (!left.isEmpty() && throttle.loadPauseMillis() > 0) {
           sleep(throttle.loadPauseMillis());
         }
@@ -223,112 +231,6 @@ final class PacedLoad {
         BulkLoader.LOAD_THREADS_KEY,
         Math.max(1, Math.min(regions, c.getInt(BulkLoader.LOAD_THREADS_KEY, regions))));
     return c;
-  }
-
-  /** A batch: its entries, or when empty, the first store that had no room. */
-  private record Batch(
-      List<Ledger.Entry> entries,
-      int regions,
-      Store full,
-      int fullLimit,
-      Set<String> regionsWithoutRoom) {}
-
-  /** One store: a region (printable name) and a family. */
-  record Store(String region, String family) {}
-
-  /**
-   * Store files per store: the store directory's count, capped by its region's total from the
-   * region server; the region's total where the directories could not be listed.
-   *
-   * @param regionTotals files per region (printable name), all families, from the servers
-   * @param perStore files per store from the directories, or null when they could not be listed
-   * @param encoded each region's encoded name, by printable name
-   */
-  record StoreFiles(
-      Map<String, Integer> regionTotals,
-      Map<String, Map<String, Integer>> perStore,
-      Map<String, String> encoded) {
-    int count(Store s) {
-      int total = regionTotals.getOrDefault(s.region(), 0);
-      if (perStore == null) {
-        return total;
-      }
-      Map<String, Integer> stores = perStore.get(encoded.get(s.region()));
-      return stores == null ? total : Math.min(total, stores.getOrDefault(s.family(), 0));
-    }
-  }
-
-  /**
-   * The entries to load next, in ledger order: those whose regions keep room, within the throttle's
-   * regions per batch, of one family when it loads per family.
-   */
-  private Batch nextBatch(
-      List<Ledger.Entry> left,
-      List<HRegionLocation> regions,
-      StoreFiles files,
-      Map<String, Integer> limits) {
-    List<Ledger.Entry> taken = new ArrayList<>();
-    Map<Store, Integer> added = new HashMap<>();
-    Set<String> batchRegions = new HashSet<>();
-    Set<String> withoutRoom = new java.util.TreeSet<>();
-    String family = null;
-    Store full = null;
-    int fullLimit = 0;
-    for (Ledger.Entry e : left) {
-      if (throttle.loadPerFamily() && family != null && !family.equals(e.family())) {
-        continue;
-      }
-      int limit = limits.getOrDefault(e.family(), DEFAULT_BLOCKING);
-      List<String> spanned = spanned(e, regions);
-      Set<String> together = new HashSet<>(batchRegions);
-      together.addAll(spanned);
-      if (throttle.loadRegions() > 0 && together.size() > throttle.loadRegions()) {
-        continue;
-      }
-      Store noRoom = null;
-      for (String r : spanned) {
-        Store s = new Store(r, e.family());
-        if (files.count(s) + added.getOrDefault(s, 0) + 1 > limit - 1) {
-          noRoom = s;
-          break;
-        }
-      }
-      if (noRoom != null) {
-        if (added.getOrDefault(noRoom, 0) == 0) {
-          withoutRoom.add(noRoom.region());
-        }
-        if (full == null) {
-          full = noRoom;
-          fullLimit = limit;
-        }
-        continue;
-      }
-      taken.add(e);
-      family = e.family();
-      batchRegions.addAll(spanned);
-      for (String r : spanned) {
-        added.merge(new Store(r, e.family()), 1, Integer::sum);
-      }
-    }
-    return new Batch(taken, batchRegions.size(), full, fullLimit, withoutRoom);
-  }
-
-  /** The regions (printable names) that the entry's rows fall in. */
-  private static List<String> spanned(Ledger.Entry e, List<HRegionLocation> regions) {
-    byte[] first = Ledger.row(e.firstRow());
-    byte[] last = Ledger.row(e.lastRow());
-    List<String> out = new ArrayList<>();
-    for (HRegionLocation l : regions) {
-      RegionInfo r = l.getRegion();
-      boolean startsAfterLast =
-          r.getStartKey().length > 0 && Bytes.compareTo(r.getStartKey(), last) > 0;
-      boolean endsBeforeFirst =
-          r.getEndKey().length > 0 && Bytes.compareTo(r.getEndKey(), first) <= 0;
-      if (!startsAfterLast && !endsBeforeFirst) {
-        out.add(r.getRegionNameAsString());
-      }
-    }
-    return out;
   }
 
   /** Store files per store, from the region servers and the stores' directories. */
@@ -362,19 +264,6 @@ final class PacedLoad {
       }
     }
     return new StoreFiles(totals, perStore, encoded);
-  }
-
-  /** Each family's blocking store-file count: its own setting, the table's, else the cluster's. */
-  private Map<String, Integer> limits(TableDescriptor descriptor) {
-    int cluster = conf.getInt(BLOCKING_KEY, DEFAULT_BLOCKING);
-    String tableValue = descriptor.getValue(BLOCKING_KEY);
-    int forTable = tableValue == null ? cluster : Integer.parseInt(tableValue.trim());
-    Map<String, Integer> limits = new HashMap<>();
-    for (ColumnFamilyDescriptor f : descriptor.getColumnFamilies()) {
-      String own = f.getConfigurationValue(BLOCKING_KEY);
-      limits.put(f.getNameAsString(), own == null ? forTable : Integer.parseInt(own.trim()));
-    }
-    return limits;
   }
 
   private static void sleep(long ms) throws InterruptedIOException {
