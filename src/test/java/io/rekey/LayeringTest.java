@@ -2,7 +2,9 @@ package io.rekey;
 
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
+import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.nameMatching;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -30,6 +32,15 @@ import org.junit.jupiter.api.Test;
  * </pre>
  */
 class LayeringTest {
+  /** The decisions of the Spark-free core outside its packages, nested classes included. */
+  private static final String CORE_DECISIONS =
+      "io\\.rekey\\.("
+          + "hbase\\.ClusterView"
+          + "|rekey\\.(RekeyPlanner|WindowMapping|RowFix|WideRowFix|WritersStopped|TargetFamilies)"
+          + "|write\\.(Ledger|LoadBatches|StoredCells|LoadReconciler|WriterTasks)"
+          + "|index\\.(IndexEntries|IndexKey|ScrutinyKind)"
+          + ")(\\$.*)?";
+
   private static JavaClasses main;
 
   @BeforeAll
@@ -156,6 +167,29 @@ class LayeringTest {
         .should()
         .onlyDependOnClassesThat()
         .resideInAnyPackage("java..", "io.rekey.sketch..", "org.apache.datasketches..")
+        .check(main);
+  }
+
+  /**
+   * The core needs no Spark: the key codecs and mapping, index entry derivation, and the decisions
+   * the jobs make (planning, load batches, the stored-cell proof, reconciliation, window mapping,
+   * row fixes, the switch's verdict, scrutiny's kinds), so a region-server plugin can be built from
+   * them without Spark. Checked transitively: nothing they use may reach Spark either.
+   */
+  @Test
+  void theCoreNeedsNoSpark() {
+    noClasses()
+        .that(
+            resideInAnyPackage(
+                    "io.rekey.keys..",
+                    "io.rekey.sketch..",
+                    "io.rekey.options..",
+                    "io.rekey.common..",
+                    "io.rekey.schema..")
+                .or(nameMatching(CORE_DECISIONS)))
+        .should()
+        .transitivelyDependOnClassesThat()
+        .resideInAPackage("org.apache.spark..")
         .check(main);
   }
 }

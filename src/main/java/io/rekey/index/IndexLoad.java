@@ -11,10 +11,10 @@ import io.rekey.write.BulkLoader;
 import io.rekey.write.Ledger;
 import io.rekey.write.Pressure;
 import io.rekey.write.PutWriterStage;
-import io.rekey.write.RegionPartitioner;
 import io.rekey.write.ShuffleCell;
 import io.rekey.write.WriteEngine;
 import io.rekey.write.WriteStats;
+import io.rekey.write.WriterTasks;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -313,7 +313,7 @@ public final class IndexLoad {
               .orElse(WriteStats.NONE);
     } else {
       List<byte[]> starts = table.regionStarts();
-      tasksPerRegion = RegionPartitioner.tasksPerRegion(SparkCores.of(sc).cores(), starts.size());
+      tasksPerRegion = WriterTasks.perRegion(SparkCores.of(sc).cores(), starts.size());
       WriteEngine.Committed committed =
           engine().writeHFiles(cells, destination(table, tasksPerRegion));
       written = committed.written();

@@ -14,7 +14,7 @@ import io.rekey.keys.KeyText;
 import io.rekey.keys.LayoutException;
 import io.rekey.keys.SplitPoints;
 import io.rekey.read.CellVisibility;
-import io.rekey.write.RegionPartitioner;
+import io.rekey.write.WriterTasks;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,7 +107,7 @@ public final class RekeyPlanner {
     int tasksPerRegion =
         options.tasksPerRegion() > 0
             ? options.tasksPerRegion()
-            : RegionPartitioner.tasksPerRegion(cores, regions);
+            : WriterTasks.perRegion(cores, regions);
     List<KeyText> splitTexts = new ArrayList<>();
     for (byte[] s : splits) {
       splitTexts.add(KeyText.of(s));

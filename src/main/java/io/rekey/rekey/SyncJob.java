@@ -24,11 +24,11 @@ import io.rekey.verify.VerifyResult;
 import io.rekey.write.BulkLoader;
 import io.rekey.write.Pressure;
 import io.rekey.write.PutWriterStage;
-import io.rekey.write.RegionPartitioner;
 import io.rekey.write.ShuffleCell;
 import io.rekey.write.StoredCells;
 import io.rekey.write.WriteEngine;
 import io.rekey.write.WriteStats;
+import io.rekey.write.WriterTasks;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -490,7 +490,7 @@ public final class SyncJob {
         rekey.target(),
         families,
         starts.subList(1, starts.size()),
-        RegionPartitioner.tasksPerRegion(SparkCores.of(sc).cores(), starts.size()),
+        WriterTasks.perRegion(SparkCores.of(sc).cores(), starts.size()),
         rekey.maxFileBytes(),
         false);
   }

@@ -24,14 +24,6 @@ public final class RegionPartitioner extends Partitioner {
     this.tasksPerRegion = tasksPerRegion;
   }
 
-  /**
-   * Writer tasks per region when the user does not say: enough that every core has two tasks, so a
-   * hot region is not one slow task, and at most 16.
-   */
-  public static int tasksPerRegion(int cores, int regions) {
-    return Math.max(1, Math.min(16, (2 * cores + regions - 1) / regions));
-  }
-
   @Override
   public int numPartitions() {
     return (regionStarts.length + 1) * tasksPerRegion;
