@@ -23,9 +23,12 @@ import org.junit.jupiter.api.Test;
  * verify                                the comparison rekey, sync and the verify command share
  * write                                 the one write engine (shuffle records to bulk load)
  * read                                  snapshot and live readers, their samplers
- * schema   hbase   spark                a table's description and design rules; HBase settings,
- *                                       connections, admin, run state and files; Spark session,
- *                                       Kryo, sizing, executor logging, progress
+ * run                                   run bookkeeping: state row, lock, run files and records
+ * schema  hbase  spark  pacing          a table's description and design rules; HBase settings,
+ *                                       connections, admin and the planners' view of the cluster;
+ *                                       Spark session, Kryo, sizing, executor logging, progress;
+ *                                       throttles and adaptive rates
+ * security                              Kerberos, delegation tokens, grants and their checks
  * local                                 the local HBase's filesystem, loaded by name, used by none
  * keys sketch options common            pure foundations: key codecs, generic sketches, typed options,
  *                                       shared pieces
@@ -74,6 +77,12 @@ class LayeringTest {
         .definedBy("io.rekey.write..")
         .layer("read")
         .definedBy("io.rekey.read..")
+        .layer("run")
+        .definedBy("io.rekey.run..")
+        .layer("pacing")
+        .definedBy("io.rekey.pacing..")
+        .layer("security")
+        .definedBy("io.rekey.security..")
         .layer("schema")
         .definedBy("io.rekey.schema..")
         .layer("hbase")
@@ -97,15 +106,28 @@ class LayeringTest {
         .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify")
         .whereLayer("read")
         .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify")
+        .whereLayer("run")
+        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify", "write", "read")
+        .whereLayer("pacing")
+        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify", "write", "read")
         .whereLayer("schema")
         .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify")
         .whereLayer("spark")
         .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify", "write", "read")
         .whereLayer("hbase")
-        .mayOnlyBeAccessedByLayers("cli", "report", "jobs", "verify", "write", "read", "local")
+        .mayOnlyBeAccessedByLayers(
+            "cli", "report", "jobs", "verify", "write", "read", "run", "local")
+        .whereLayer("security")
+        .mayOnlyBeAccessedByLayers(
+            "cli", "report", "jobs", "verify", "write", "read", "run", "hbase", "local")
         .whereLayer("local")
         .mayNotBeAccessedByAnyLayer()
         .check(main);
+  }
+
+  @Test
+  void noPackagesImportEachOtherInACircle() {
+    slices().matching("io.rekey.(*)..").should().beFreeOfCycles().check(main);
   }
 
   @Test
@@ -138,6 +160,9 @@ class LayeringTest {
             "io.rekey.read..",
             "io.rekey.schema..",
             "io.rekey.hbase..",
+            "io.rekey.run..",
+            "io.rekey.pacing..",
+            "io.rekey.security..",
             "io.rekey.spark..",
             "io.rekey.local..")
         .check(main);

@@ -1,10 +1,10 @@
 package io.rekey.audit;
 
 import io.rekey.common.Severity;
-import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
+import io.rekey.run.RunFiles;
 import io.rekey.schema.TableDescription;
 import io.rekey.schema.TableInspector;
 import io.rekey.spark.ProgressReporter;

@@ -15,7 +15,7 @@ import java.util.Set;
  *     joined by {@code -})
  * @param exitCodes the exit codes the command can end with, which its help lists
  * @param throttled whether the command writes or scans through region servers, and so takes the
- *     throttle options ({@link io.rekey.hbase.Throttle}), which {@link Main} adds and hands on in
+ *     throttle options ({@link io.rekey.pacing.Throttle}), which {@link Main} adds and hands on in
  *     the HBase settings
  * @param jobFileCommand the {@code command} a job file given with {@code --job-file} must name: the
  *     command's own name, unless it shares another command's files ({@code rekey sync} takes the

@@ -1,8 +1,8 @@
 package io.rekey.cli;
 
-import io.rekey.hbase.Grant;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.security.Grant;
 import java.util.List;
 
 /**

@@ -1,10 +1,10 @@
 package io.rekey.cli;
 
 import io.rekey.hbase.HBaseSettings;
-import io.rekey.hbase.Throttle;
 import io.rekey.options.Location;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.pacing.Throttle;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

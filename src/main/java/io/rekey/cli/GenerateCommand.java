@@ -3,11 +3,11 @@ package io.rekey.cli;
 import io.rekey.generate.GenerateJob;
 import io.rekey.generate.GenerateOptions;
 import io.rekey.generate.GenerateResult;
-import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.GenerateText;
+import io.rekey.security.Grant;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Connection;
 

@@ -1,6 +1,5 @@
 package io.rekey.cli;
 
-import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.index.IndexDefinition;
 import io.rekey.index.IndexJob;
@@ -9,6 +8,7 @@ import io.rekey.index.IndexRunResult;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
+import io.rekey.security.Grant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;

@@ -1,7 +1,6 @@
 package io.rekey.cli;
 
 import io.rekey.common.FindingsFound;
-import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
@@ -10,6 +9,7 @@ import io.rekey.rekey.RepairJob;
 import io.rekey.rekey.RepairOptions;
 import io.rekey.rekey.RepairResult;
 import io.rekey.report.RekeyText;
+import io.rekey.security.Grant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;

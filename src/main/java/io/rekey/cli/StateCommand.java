@@ -1,11 +1,11 @@
 package io.rekey.cli;
 
 import io.rekey.hbase.HBaseConnections;
-import io.rekey.hbase.RunLock;
-import io.rekey.hbase.TableState;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.StateText;
+import io.rekey.run.RunLock;
+import io.rekey.run.TableState;
 import io.rekey.schema.TableInspector;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;

@@ -1,6 +1,6 @@
 package io.rekey.cli;
 
-import io.rekey.hbase.DelegationTokens;
+import io.rekey.security.DelegationTokens;
 import io.rekey.spark.HopelessFailureStop;
 import java.io.PrintStream;
 import java.time.Duration;

@@ -1,12 +1,12 @@
 package io.rekey.cli;
 
 import io.rekey.common.FindingsFound;
-import io.rekey.hbase.Grant;
 import io.rekey.hbase.HBaseConnections;
-import io.rekey.hbase.RunFiles;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.report.RekeyText;
+import io.rekey.run.RunFiles;
+import io.rekey.security.Grant;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;

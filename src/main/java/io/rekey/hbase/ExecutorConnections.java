@@ -1,5 +1,6 @@
 package io.rekey.hbase;
 
+import io.rekey.security.DelegationTokens;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.InvocationTargetException;

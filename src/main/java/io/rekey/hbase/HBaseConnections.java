@@ -1,6 +1,7 @@
 package io.rekey.hbase;
 
 import io.rekey.common.RekeyException;
+import io.rekey.security.TokenFollowingConnection;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;

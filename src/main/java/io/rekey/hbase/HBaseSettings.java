@@ -1,6 +1,7 @@
 package io.rekey.hbase;
 
 import io.rekey.options.InvalidOptionException;
+import io.rekey.security.KerberosSetup;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

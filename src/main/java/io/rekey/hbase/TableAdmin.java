@@ -2,6 +2,7 @@ package io.rekey.hbase;
 
 import io.rekey.common.RekeyException;
 import io.rekey.options.OptionDef;
+import io.rekey.security.GrantCheck;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -176,14 +177,11 @@ public final class TableAdmin implements ClusterView {
     return createAsync(builder.build(), splits);
   }
 
-  /**
-   * Whether namespace {@code ns} exists. Listed by name, which HBase's authorization lets anyone
-   * do; reading a namespace's descriptor takes ADMIN on it.
-   */
+  /** Whether namespace {@code ns} exists ({@link GrantCheck#namespaceListed}). */
   @Override
   public boolean namespaceExists(String ns) {
     try (Admin admin = connection.getAdmin()) {
-      return java.util.Arrays.asList(admin.listNamespaces()).contains(ns);
+      return GrantCheck.namespaceListed(admin, ns);
     } catch (IOException e) {
       throw new RekeyException("cannot look up namespace " + ns + ": " + e.getMessage(), e);
     }

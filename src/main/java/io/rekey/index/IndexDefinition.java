@@ -124,9 +124,9 @@ public record IndexDefinition(
               1,
               65_536)
           .withDefault(16L);
-  public static final OptionDef<String> STATE_TABLE = io.rekey.hbase.RunLock.STATE_TABLE;
-  public static final OptionDef<Long> SAFETY_LAG = io.rekey.hbase.RunState.SAFETY_LAG;
-  public static final OptionDef<Boolean> ALLOW_SHORT_LAG = io.rekey.hbase.RunState.ALLOW_SHORT_LAG;
+  public static final OptionDef<String> STATE_TABLE = io.rekey.run.RunLock.STATE_TABLE;
+  public static final OptionDef<Long> SAFETY_LAG = io.rekey.run.RunState.SAFETY_LAG;
+  public static final OptionDef<Boolean> ALLOW_SHORT_LAG = io.rekey.run.RunState.ALLOW_SHORT_LAG;
 
   public static final OptionDef<Location> DEF =
       OptionDef.location(
@@ -233,7 +233,7 @@ public record IndexDefinition(
           "is the family where the index keeps each source row's entry keys; name another, e.g. i");
     }
     long lagMillis =
-        io.rekey.hbase.RunState.lagMillis(values.get(SAFETY_LAG), values.get(ALLOW_SHORT_LAG));
+        io.rekey.run.RunState.lagMillis(values.get(SAFETY_LAG), values.get(ALLOW_SHORT_LAG));
     return new IndexDefinition(
         source.getNameAsString(),
         key,

@@ -1,10 +1,10 @@
 package io.rekey.index;
 
-import io.rekey.hbase.RunState;
 import io.rekey.index.IndexDefinition.Column;
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyReject;
+import io.rekey.run.RunState;
 import io.rekey.write.ShuffleCell;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;

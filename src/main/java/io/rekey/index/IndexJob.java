@@ -4,13 +4,13 @@ import io.rekey.common.Json;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.PurgedDeletes;
-import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.RunLock;
-import io.rekey.hbase.RunRecord;
-import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionDef;
 import io.rekey.read.TableRead;
+import io.rekey.run.RunFiles;
+import io.rekey.run.RunLock;
+import io.rekey.run.RunRecord;
+import io.rekey.run.RunState;
 import io.rekey.write.BulkLoader;
 import io.rekey.write.Pressure;
 import java.io.IOException;
@@ -89,7 +89,7 @@ public final class IndexJob {
   /**
    * Runs the job under the index's lock.
    *
-   * @throws io.rekey.hbase.RunLockedException when another run of the index holds the lock
+   * @throws io.rekey.run.RunLockedException when another run of the index holds the lock
    * @throws RekeyException when the run fails; the watermark is then unmoved
    */
   public IndexRunResult execute() {

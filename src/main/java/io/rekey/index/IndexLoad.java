@@ -1,10 +1,10 @@
 package io.rekey.index;
 
 import io.rekey.common.RekeyException;
-import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.keys.KeyReject;
 import io.rekey.read.TableRead;
+import io.rekey.run.RunFiles;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
 import io.rekey.write.BulkLoader;

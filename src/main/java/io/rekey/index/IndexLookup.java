@@ -2,11 +2,11 @@ package io.rekey.index;
 
 import io.rekey.common.JsonResult;
 import io.rekey.common.RekeyException;
-import io.rekey.hbase.RunState;
 import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyRange;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.ScanPlanner;
+import io.rekey.run.RunState;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,13 +1,13 @@
 package io.rekey.index;
 
-import io.rekey.hbase.RunLock;
-import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import io.rekey.read.ReadOptions;
+import io.rekey.run.RunLock;
+import io.rekey.run.RunState;
 import java.util.ArrayList;
 import java.util.List;
 

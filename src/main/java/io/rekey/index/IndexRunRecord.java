@@ -1,7 +1,7 @@
 package io.rekey.index;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import io.rekey.hbase.RunRecord;
+import io.rekey.run.RunRecord;
 
 /**
  * One line of an index's run history in the state table: what a build, update or scrutiny run did

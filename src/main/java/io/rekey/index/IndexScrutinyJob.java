@@ -1,14 +1,14 @@
 package io.rekey.index;
 
 import io.rekey.common.Json;
-import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.RunLock;
-import io.rekey.hbase.RunRecord;
-import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.KeyReject;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
+import io.rekey.run.RunFiles;
+import io.rekey.run.RunLock;
+import io.rekey.run.RunRecord;
+import io.rekey.run.RunState;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -1,6 +1,6 @@
 package io.rekey.read;
 
-import io.rekey.hbase.AdaptiveRate;
+import io.rekey.pacing.AdaptiveRate;
 import java.io.IOException;
 import org.apache.hadoop.mapreduce.RecordReader;
 

@@ -1,7 +1,7 @@
 package io.rekey.read;
 
 import io.rekey.hbase.ExecutorConnections;
-import io.rekey.hbase.Throttle;
+import io.rekey.pacing.Throttle;
 import java.io.IOException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Result;

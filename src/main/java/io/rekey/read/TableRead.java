@@ -1,7 +1,7 @@
 package io.rekey.read;
 
-import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.TableAdmin;
+import io.rekey.run.RunFiles;
 import io.rekey.spark.SparkCores;
 import java.io.IOException;
 import java.util.List;

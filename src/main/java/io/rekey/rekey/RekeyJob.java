@@ -1,16 +1,16 @@
 package io.rekey.rekey;
 
 import io.rekey.common.RekeyException;
-import io.rekey.hbase.DelegationTokens;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.PurgedDeletes;
-import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.RunLock;
-import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
+import io.rekey.run.RunFiles;
+import io.rekey.run.RunLock;
+import io.rekey.run.RunState;
+import io.rekey.security.DelegationTokens;
 import io.rekey.spark.ProgressReporter;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;

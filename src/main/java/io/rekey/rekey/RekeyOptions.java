@@ -1,7 +1,5 @@
 package io.rekey.rekey;
 
-import io.rekey.hbase.RunLock;
-import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.InvalidOptionException;
@@ -9,6 +7,8 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.SharedOptions;
 import io.rekey.read.ReadOptions;
+import io.rekey.run.RunLock;
+import io.rekey.run.RunState;
 import io.rekey.schema.TableInspector;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
@@ -19,7 +19,7 @@ import org.apache.hadoop.hbase.TableName;
  * @param liveScan read through the region servers instead of from a snapshot
  * @param staging where run directories go (a URI or path on the cluster's filesystem), or null for
  *     the default: {@code hbase.fs.tmp.dir/rekey} on the cluster's filesystem (see {@link
- *     io.rekey.hbase.RunFiles#staging})
+ *     io.rekey.run.RunFiles#staging})
  * @param regions regions of the target for layouts that do not start with a salt
  * @param tasksPerRegion writer tasks per target region, 0 to choose from the cluster's cores
  * @param batch cells per scan result, so wide rows are read in pieces

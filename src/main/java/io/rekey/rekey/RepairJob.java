@@ -2,14 +2,14 @@ package io.rekey.rekey;
 
 import io.rekey.common.Json;
 import io.rekey.common.RekeyException;
-import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.RunLock;
-import io.rekey.hbase.RunRecord;
-import io.rekey.hbase.RunState;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
+import io.rekey.run.RunFiles;
+import io.rekey.run.RunLock;
+import io.rekey.run.RunRecord;
+import io.rekey.run.RunState;
 import io.rekey.spark.SparkCores;
 import io.rekey.verify.ChangedSince;
 import io.rekey.verify.MigrationDefinition;
@@ -76,7 +76,7 @@ public final class RepairJob {
    * Runs the repair under the target's lock (a sync or another repair would write the rows it is
    * fixing) and records it in the run history.
    *
-   * @throws io.rekey.hbase.RunLockedException when another run writing the target holds the lock
+   * @throws io.rekey.run.RunLockedException when another run writing the target holds the lock
    */
   public RepairResult execute() {
     Path staging = RunFiles.staging(conf, rekey.staging());

@@ -1,7 +1,7 @@
 package io.rekey.rekey;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import io.rekey.hbase.RunRecord;
+import io.rekey.run.RunRecord;
 
 /**
  * One line of a migration's run history: what a {@code rekey repair} found and wrote, failed runs

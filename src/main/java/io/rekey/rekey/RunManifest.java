@@ -2,7 +2,7 @@ package io.rekey.rekey;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rekey.common.Json;
-import io.rekey.hbase.RunFiles;
+import io.rekey.run.RunFiles;
 import io.rekey.write.StoredCells;
 import java.io.IOException;
 import java.io.InputStream;

@@ -6,14 +6,14 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.PurgedDeletes;
 import io.rekey.hbase.RegionActivity;
-import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.RunLock;
-import io.rekey.hbase.RunRecord;
-import io.rekey.hbase.RunState;
 import io.rekey.hbase.ServerClocks;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.read.SourceReader;
+import io.rekey.run.RunFiles;
+import io.rekey.run.RunLock;
+import io.rekey.run.RunRecord;
+import io.rekey.run.RunState;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
 import io.rekey.verify.MergedKeys;
@@ -107,7 +107,7 @@ public final class SyncJob {
   /**
    * Runs the sync under the target's lock and records it in the run history.
    *
-   * @throws io.rekey.hbase.RunLockedException when another run writing the target holds the lock
+   * @throws io.rekey.run.RunLockedException when another run writing the target holds the lock
    * @throws RekeyException when a window fails: the watermark stays at that window's start
    */
   public SyncResult execute() {

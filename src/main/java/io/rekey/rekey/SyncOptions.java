@@ -1,11 +1,11 @@
 package io.rekey.rekey;
 
-import io.rekey.hbase.RunState;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
+import io.rekey.run.RunState;
 import java.util.ArrayList;
 import java.util.List;
 

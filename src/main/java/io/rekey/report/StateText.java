@@ -1,8 +1,8 @@
 package io.rekey.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.rekey.hbase.RunRecord;
-import io.rekey.hbase.TableState;
+import io.rekey.run.RunRecord;
+import io.rekey.run.TableState;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.time.Instant;

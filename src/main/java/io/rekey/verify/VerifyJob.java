@@ -1,11 +1,11 @@
 package io.rekey.verify;
 
-import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyText;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
+import io.rekey.run.RunState;
 import io.rekey.write.RegionPartitioner;
 import java.util.ArrayList;
 import java.util.Iterator;

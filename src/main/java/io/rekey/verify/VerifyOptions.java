@@ -1,12 +1,12 @@
 package io.rekey.verify;
 
-import io.rekey.hbase.RunLock;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import io.rekey.read.ReadOptions;
+import io.rekey.run.RunLock;
 import io.rekey.schema.TableInspector;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;

@@ -2,7 +2,7 @@ package io.rekey.write;
 
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
-import io.rekey.hbase.RunFiles;
+import io.rekey.run.RunFiles;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.rekey.write;
 
 import io.rekey.hbase.FamilySettings;
-import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.run.RunFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.rekey.write;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rekey.hbase.RunFiles;
+import io.rekey.run.RunFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.rekey.write;
 
 import io.rekey.common.RekeyException;
-import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.Throttle;
+import io.rekey.pacing.Throttle;
+import io.rekey.run.RunFiles;
 import io.rekey.write.LoadBatches.Batch;
 import io.rekey.write.LoadBatches.StoreFiles;
 import java.io.IOException;

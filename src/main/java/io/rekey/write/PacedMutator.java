@@ -1,8 +1,8 @@
 package io.rekey.write;
 
-import io.rekey.hbase.AdaptiveRate;
-import io.rekey.hbase.DelegationTokens;
-import io.rekey.hbase.Throttle;
+import io.rekey.pacing.AdaptiveRate;
+import io.rekey.pacing.Throttle;
+import io.rekey.security.DelegationTokens;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;

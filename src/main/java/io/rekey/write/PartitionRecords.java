@@ -1,7 +1,7 @@
 package io.rekey.write;
 
-import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.run.RunFiles;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -16,7 +16,7 @@ import org.apache.spark.api.java.JavaPairRDD;
  * the stored cells counted from the table's store files ({@link BulkLoader}). The jobs make the
  * records and check their own counts; everything from the shuffle to the store files happens here.
  *
- * @param runDir the run directory (see {@link io.rekey.hbase.RunFiles})
+ * @param runDir the run directory (see {@link io.rekey.run.RunFiles})
  * @param runId the run's id: its files are tagged with it
  */
 public record WriteEngine(Configuration conf, Path runDir, String runId) {

@@ -188,7 +188,7 @@ public final class IndexBenchmark {
 
   /** Puts the watermark back, so the next update runs the same window again. */
   static void forgetWatermarkTo(Connection c, String index, long watermark) {
-    new io.rekey.hbase.RunState(c, TableName.valueOf(STATE), TableName.valueOf(index))
+    new io.rekey.run.RunState(c, TableName.valueOf(STATE), TableName.valueOf(index))
         .moveWatermark(watermark);
   }
 

@@ -1,9 +1,9 @@
 package io.rekey.bench;
 
-import io.rekey.hbase.RunFiles;
 import io.rekey.read.ReadOptions;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
+import io.rekey.run.RunFiles;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;

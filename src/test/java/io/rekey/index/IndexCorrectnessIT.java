@@ -17,10 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.common.RekeyException;
-import io.rekey.hbase.RunLock;
-import io.rekey.hbase.RunState;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionValues;
+import io.rekey.run.RunLock;
+import io.rekey.run.RunState;
 import io.rekey.testing.ChildJvm;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;

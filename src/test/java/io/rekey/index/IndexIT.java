@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rekey.cli.ExitCode;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
-import io.rekey.hbase.RunState;
 import io.rekey.options.OptionValues;
+import io.rekey.run.RunState;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.EveryCell;
 import io.rekey.testing.MiniHBase;
@@ -519,22 +519,22 @@ class IndexIT {
     int runs = 4;
     CountDownLatch start = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(runs);
-    List<Future<io.rekey.hbase.RunLock>> taken = new ArrayList<>();
+    List<Future<io.rekey.run.RunLock>> taken = new ArrayList<>();
     for (int i = 0; i < runs; i++) {
-      Callable<io.rekey.hbase.RunLock> take =
+      Callable<io.rekey.run.RunLock> take =
           () -> {
             start.await();
             try {
               return new RunState(connection, stateTable, index).lock("index update", null, false);
-            } catch (io.rekey.hbase.RunLockedException e) {
+            } catch (io.rekey.run.RunLockedException e) {
               return null;
             }
           };
       taken.add(pool.submit(take));
     }
     start.countDown();
-    List<io.rekey.hbase.RunLock> held = new ArrayList<>();
-    for (Future<io.rekey.hbase.RunLock> f : taken) {
+    List<io.rekey.run.RunLock> held = new ArrayList<>();
+    for (Future<io.rekey.run.RunLock> f : taken) {
       if (f.get() != null) {
         held.add(f.get());
       }

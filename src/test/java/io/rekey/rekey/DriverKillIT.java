@@ -5,7 +5,7 @@ import static io.rekey.rekey.RekeyIT.expected;
 import static io.rekey.rekey.RekeyIT.messages;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rekey.hbase.RunFiles;
+import io.rekey.run.RunFiles;
 import io.rekey.testing.ChildJvm;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;

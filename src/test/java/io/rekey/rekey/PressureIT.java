@@ -12,9 +12,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.common.RekeyException;
-import io.rekey.hbase.Throttle;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
+import io.rekey.pacing.Throttle;
 import io.rekey.report.RekeyText;
 import io.rekey.testing.BusyRegion;
 import io.rekey.testing.LongTier;

@@ -11,9 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.common.RekeyException;
-import io.rekey.hbase.RunFiles;
-import io.rekey.hbase.RunLockedException;
 import io.rekey.options.InvalidOptionException;
+import io.rekey.run.RunFiles;
+import io.rekey.run.RunLockedException;
 import io.rekey.testing.TestTables;
 import io.rekey.write.FaultHook;
 import java.security.PrivilegedExceptionAction;

@@ -65,7 +65,7 @@ class RepairIT extends OnMiniCluster {
             SyncIT.STATE,
             null,
             false),
-        io.rekey.hbase.RunFiles.staging(RekeyIT.conf, null));
+        io.rekey.run.RunFiles.staging(RekeyIT.conf, null));
   }
 
   static void put(TableName t, String row, String qualifier, long ts, String value)

@@ -4,9 +4,9 @@ import static io.rekey.rekey.RekeyIT.b;
 import static io.rekey.rekey.RekeyIT.connection;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rekey.hbase.RunFiles;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
+import io.rekey.run.RunFiles;
 import io.rekey.testing.SparkLocal;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;

@@ -4,8 +4,8 @@ import static io.rekey.testing.StageTest.CellSpec.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.holdenkarau.spark.testing.JavaRDDComparisons;
-import io.rekey.hbase.RunFiles;
 import io.rekey.keys.KeyMapping;
+import io.rekey.run.RunFiles;
 import io.rekey.testing.StageTest;
 import java.nio.file.Path;
 import java.util.ArrayList;

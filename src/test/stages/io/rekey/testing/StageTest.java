@@ -1,8 +1,8 @@
 package io.rekey.testing;
 
 import com.holdenkarau.spark.testing.SharedJavaSparkContext;
-import io.rekey.hbase.RunFiles;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.run.RunFiles;
 import io.rekey.write.ShuffleCell;
 import java.io.IOException;
 import java.io.Serializable;

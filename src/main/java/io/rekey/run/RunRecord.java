@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.run;
 
 import java.time.Instant;
 

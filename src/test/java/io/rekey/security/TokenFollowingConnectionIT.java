@@ -1,8 +1,9 @@
-package io.rekey.hbase;
+package io.rekey.security;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rekey.hbase.HBaseConnections;
 import io.rekey.testing.MiniHBase;
 import java.security.PrivilegedExceptionAction;
 import java.time.Instant;

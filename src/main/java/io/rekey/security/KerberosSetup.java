@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.security;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -9,11 +9,11 @@ import org.apache.hadoop.security.UserGroupInformation;
  * only {@code --hbase-conf} names would otherwise leave this JVM a SIMPLE user, and the HBase
  * client would never log in from {@code hbase.client.keytab.file} or use a ticket cache.
  */
-final class KerberosSetup {
+public final class KerberosSetup {
   private KerberosSetup() {}
 
   /** Switches UGI to Kerberos when {@code conf} asks for it and UGI does not know yet. */
-  static synchronized void apply(Configuration conf) {
+  public static synchronized void apply(Configuration conf) {
     if ("kerberos".equalsIgnoreCase(conf.get("hadoop.security.authentication"))
         && !UserGroupInformation.isSecurityEnabled()) {
       UserGroupInformation.setConfiguration(conf);

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.pacing;
 
 import java.util.function.LongSupplier;
 import org.apache.hbase.thirdparty.com.google.common.util.concurrent.RateLimiter;

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.pacing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.rekey.common.Json;

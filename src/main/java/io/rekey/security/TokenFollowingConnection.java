@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.security;
 
 import java.io.IOException;
 import java.lang.reflect.InvocationHandler;
@@ -25,7 +25,7 @@ import org.apache.hadoop.hbase.client.ConnectionFactory;
  * retries. Without delegation tokens (no Kerberos, or a JVM that logs in itself) it is one plain
  * connection.
  */
-final class TokenFollowingConnection implements InvocationHandler {
+public final class TokenFollowingConnection implements InvocationHandler {
   private final Configuration conf;
   private final List<Connection> replaced = new ArrayList<>();
   private Connection current;
@@ -37,7 +37,7 @@ final class TokenFollowingConnection implements InvocationHandler {
   }
 
   /** Opens the first connection underneath now, so that a cluster that is not there says so. */
-  static Connection open(Configuration conf) throws IOException {
+  public static Connection open(Configuration conf) throws IOException {
     TokenFollowingConnection handler = new TokenFollowingConnection(conf);
     handler.connection();
     return (Connection)

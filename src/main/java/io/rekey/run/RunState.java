@@ -1,6 +1,8 @@
-package io.rekey.hbase;
+package io.rekey.run;
 
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.ServerClocks;
+import io.rekey.hbase.TableAdmin;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import java.io.IOException;
@@ -296,7 +298,7 @@ public final class RunState {
    * @param purpose what the run does, shown to a run that finds the lock taken
    * @param application the Spark application id, or null
    * @param breakLock take it even when held (the holder died)
-   * @throws io.rekey.hbase.RunLockedException when another run holds it
+   * @throws io.rekey.run.RunLockedException when another run holds it
    */
   public RunLock lock(String purpose, String application, boolean breakLock) {
     return RunLock.take(connection, table, written, purpose, application, breakLock);

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.security;
 
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;

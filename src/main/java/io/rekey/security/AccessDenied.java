@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.security;
 
 import java.util.Map;
 import java.util.Optional;

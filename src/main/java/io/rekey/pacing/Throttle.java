@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.pacing;
 
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.security;
 
 /**
  * A permission a command needs is missing, found before any work: the message is the one line that

@@ -1,4 +1,4 @@
-package io.rekey.hbase;
+package io.rekey.security;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -144,7 +144,7 @@ public final class DelegationTokens {
    * Which HBase token the current user holds now, as a short stamp that changes when Spark renews
    * it; empty when it holds none.
    */
-  static String hbaseTokenStamp() {
+  public static String hbaseTokenStamp() {
     try {
       int stamp = 0;
       for (Token<? extends TokenIdentifier> token :

@@ -1,7 +1,9 @@
-package io.rekey.hbase;
+package io.rekey.run;
 
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionDef;
+import io.rekey.security.DelegationTokens;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
