@@ -101,7 +101,12 @@ public final class YarnAdmission {
           ApplicationReport report = app.get();
           YarnApplicationState state = report.getYarnApplicationState();
           if (!WAITING.contains(state)) {
-            // Running, or ended after its ApplicationMaster was launched: admitted.
+            Optional<String> amFailure =
+                amFailure(report.getApplicationId(), report.getDiagnostics());
+            if (state == YarnApplicationState.FAILED && amFailure.isPresent()) {
+              return amFailure;
+            }
+            // Running, or ended after its ApplicationMaster registered: admitted.
             return state == YarnApplicationState.RUNNING || report.getLaunchTime() > 0
                 ? Optional.empty()
                 : Optional.of(endedBeforeRunning(report));
@@ -136,6 +141,58 @@ public final class YarnAdmission {
         + " before it ran: "
         + firstLine(report.getDiagnostics())
         + ". Check --queue and the memory and cores asked for against what the queue allows";
+  }
+
+  /**
+   * When the diagnostics say YARN's ApplicationMaster container exited before it registered (so
+   * before the driver ran, in cluster mode, or before it reached the driver, in client mode), the
+   * AM's own first error: the first line of its standard error's tail (which YARN quotes in the
+   * diagnostics) that reads as an error, else the diagnostics' first line.
+   */
+  static Optional<String> amFailure(Object application, String diagnostics) {
+    if (diagnostics == null || !diagnostics.contains("AM Container for")) {
+      return Optional.empty();
+    }
+    java.util.regex.Matcher exit =
+        java.util.regex.Pattern.compile("exited with\\s+exitCode:\\s*(-?\\d+)")
+            .matcher(diagnostics);
+    String code = exit.find() ? " with exit code " + exit.group(1) : "";
+    String error = firstError(diagnostics).orElse(firstLine(diagnostics));
+    return Optional.of(
+        "the ApplicationMaster of "
+            + application
+            + " exited"
+            + code
+            + " before it registered: "
+            + error
+            + " (its log: yarn logs -applicationId "
+            + application
+            + ")");
+  }
+
+  /** The first line of the AM's stderr tail quoted in the diagnostics that reads as an error. */
+  private static Optional<String> firstError(String diagnostics) {
+    int stderr = diagnostics.indexOf("Last 4096 bytes of stderr :");
+    if (stderr < 0) {
+      return Optional.empty();
+    }
+    String[] lines = diagnostics.substring(stderr).split("\\n");
+    for (int i = 0; i < lines.length; i++) {
+      String l = lines[i].strip();
+      if (l.startsWith("at ") || l.startsWith("Last ") || l.isEmpty()) {
+        continue;
+      }
+      if (l.matches("(?i).*(exception|error|unrecognized|cannot|can't|could not|not found).*")) {
+        // Log4j's prefix (date, level, logger) says nothing the operator needs here; a line that
+        // ends in a colon is continued by the exception on the next.
+        String error = l.replaceFirst("^[\\d/:. -]+\\s+(ERROR|WARN|INFO)\\s+[\\w.$]+:\\s*", "");
+        if (error.endsWith(":") && i + 1 < lines.length && !lines[i + 1].isBlank()) {
+          error = error + " " + lines[i + 1].strip();
+        }
+        return Optional.of(error);
+      }
+    }
+    return Optional.empty();
   }
 
   private String waitedTooLong(ApplicationReport report, long waited) {

@@ -320,7 +320,8 @@ class ClusterPipelineIT {
 
   /**
    * A queue YARN does not have, a queue with no room (the application waits ACCEPTED until the
-   * bound, then is killed) and an ApplicationMaster larger than YARN allows: in both deploy modes
+   * bound, then is killed), an ApplicationMaster larger than YARN allows and one whose JVM cannot
+   * start (explained by its own first error, not by a guess about options): in both deploy modes
    * one line, the last, no stack trace, a non-zero exit, and nothing left running.
    */
   private void refusedOrNeverStartedApplicationsAreOneLine() throws Exception {
@@ -348,6 +349,23 @@ class ClusterPipelineIT {
           .as(tooLarge.output())
           .contains("above the max threshold")
           .doesNotContain("\tat ");
+
+      Scripts.Finished amFails =
+          refused(
+              mode,
+              "--conf",
+              "spark.yarn.maxAppAttempts=1",
+              "--conf",
+              (mode.equals("client") ? "spark.yarn.am" : "spark.driver")
+                  + ".extraJavaOptions=-XX:+NoSuchRekeyOption");
+      assertThat(lastLine(amFails))
+          .as(amFails.output())
+          .startsWith("error: the ApplicationMaster of application_")
+          .contains(
+              "exited with exit code 1 before it registered: Unrecognized VM option"
+                  + " 'NoSuchRekeyOption'",
+              "yarn logs -applicationId application_")
+          .doesNotContain("--executor-memory");
     }
     for (JsonNode app : rest("/ws/v1/cluster/apps").at("/apps/app")) {
       assertThat(app.get("state").asText()).as(app.toString()).isIn("FINISHED", "FAILED", "KILLED");
