@@ -292,7 +292,7 @@ rekey_submit() {
   exit "$rc"
 } 3>&1
 
-# Builds the jar, the test classes (benchmarks and their peers live there) and their classpath.
+# Builds the jar, the benchmark classes (src/bench, compiled with the tests) and their classpath.
 rekey_bench_build() {
   rekey_require_java17
   rekey_ensure_jar
@@ -302,7 +302,7 @@ rekey_bench_build() {
     || rekey_die "cannot build the benchmark classes"
 }
 
-# For the benchmarks: builds the test classes (the benchmarks and their peers live there), starts
+# For the benchmarks: builds the benchmark classes (src/bench, compiled with the tests), starts
 # the local HBase, and runs a benchmark main class on the test classpath with the given arguments.
 rekey_bench_prepare() {
   rekey_bench_build
