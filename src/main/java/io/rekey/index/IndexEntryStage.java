@@ -5,6 +5,7 @@ import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.RejectReason;
 import io.rekey.write.PartitionRecords;
+import io.rekey.write.RowMappingStage;
 import io.rekey.write.RowsToCells;
 import io.rekey.write.ShuffleCell;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
-import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
 
@@ -35,20 +35,13 @@ import scala.Tuple2;
  * time), and the entries its row record lists that it no longer gives are retired ({@link
  * EntryChanges}).
  */
-public final class IndexEntryStage
-    implements Function2<
-        Integer,
-        Iterator<Tuple2<ImmutableBytesWritable, Result>>,
-        Iterator<Tuple2<byte[], byte[]>>> {
+public final class IndexEntryStage extends RowMappingStage {
   private static final long serialVersionUID = 1L;
   private static final int FETCH_BATCH = 256;
   private static final Result EMPTY_ROW = Result.create(new org.apache.hadoop.hbase.Cell[0]);
 
   private final IndexDefinition definition;
   private final boolean window;
-  private final String runDir;
-  private final ShippedConfiguration conf;
-  private final LongAccumulator rowsRejectedProgress;
   private final long stamp;
 
   /**
@@ -66,17 +59,15 @@ public final class IndexEntryStage
       ShippedConfiguration conf,
       LongAccumulator rowsRejectedProgress,
       long stamp) {
+    super(runDir, conf, rowsRejectedProgress);
     this.definition = definition;
     this.window = window;
-    this.runDir = runDir;
-    this.conf = conf;
-    this.rowsRejectedProgress = rowsRejectedProgress;
     this.stamp = stamp;
   }
 
   @Override
-  public Iterator<Tuple2<byte[], byte[]>> call(
-      Integer partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+  protected RowsToCells partition(
+      int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
     return new Entries(partition, rows);
   }
 
@@ -96,7 +87,7 @@ public final class IndexEntryStage
 
     Entries(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       super(rows);
-      this.records = new PartitionRecords(conf, runDir, partition);
+      this.records = records(partition);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.rekey.index;
 import io.rekey.common.JsonResult;
 import io.rekey.write.Pressure;
 import io.rekey.write.StoredCells;
+import io.rekey.write.WriteResultBuilder;
 import java.util.List;
 import java.util.Map;
 
@@ -79,7 +80,7 @@ public record IndexRunResult(
   /**
    * Names each part of a {@link IndexRunResult}; parts not named are zero, false, null or empty.
    */
-  public static final class Builder {
+  public static final class Builder extends WriteResultBuilder<Builder> {
     private String kind;
     private String source;
     private String index;
@@ -94,18 +95,16 @@ public record IndexRunResult(
     private long watermarkAfter;
     private boolean nothingToDo;
     private IndexStats counts;
-    private long cellsWritten;
-    private long bytesWritten;
-    private int files;
-    private StoredCells stored;
     private String rejectsGlob;
-    private List<String> rejectExamples = List.of();
-    private Pressure pressure = Pressure.NONE;
-    private Map<String, Double> stageSeconds = Map.of();
     private List<String> warnings = List.of();
     private double seconds;
 
     private Builder() {}
+
+    @Override
+    protected Builder self() {
+      return this;
+    }
 
     public Builder kind(String kind) {
       this.kind = kind;
@@ -177,43 +176,8 @@ public record IndexRunResult(
       return this;
     }
 
-    public Builder cellsWritten(long cellsWritten) {
-      this.cellsWritten = cellsWritten;
-      return this;
-    }
-
-    public Builder bytesWritten(long bytesWritten) {
-      this.bytesWritten = bytesWritten;
-      return this;
-    }
-
-    public Builder files(int files) {
-      this.files = files;
-      return this;
-    }
-
-    public Builder stored(StoredCells stored) {
-      this.stored = stored;
-      return this;
-    }
-
     public Builder rejectsGlob(String rejectsGlob) {
       this.rejectsGlob = rejectsGlob;
-      return this;
-    }
-
-    public Builder rejectExamples(List<String> rejectExamples) {
-      this.rejectExamples = rejectExamples;
-      return this;
-    }
-
-    public Builder pressure(Pressure pressure) {
-      this.pressure = pressure;
-      return this;
-    }
-
-    public Builder stageSeconds(Map<String, Double> stageSeconds) {
-      this.stageSeconds = stageSeconds;
       return this;
     }
 

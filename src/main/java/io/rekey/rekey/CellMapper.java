@@ -5,6 +5,7 @@ import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
 import io.rekey.read.CellVisibility;
 import io.rekey.write.PartitionRecords;
+import io.rekey.write.RowMappingStage;
 import io.rekey.write.RowsToCells;
 import io.rekey.write.ShuffleCell;
 import java.util.Arrays;
@@ -12,7 +13,6 @@ import java.util.Iterator;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
-import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
 
@@ -22,20 +22,13 @@ import scala.Tuple2;
  * partition's rejects file with the reason. When the partition is done, its counts are written next
  * to the rejects, so the driver can prove read = written + rejected + skipped.
  */
-public final class CellMapper
-    implements Function2<
-        Integer,
-        Iterator<Tuple2<ImmutableBytesWritable, Result>>,
-        Iterator<Tuple2<byte[], byte[]>>> {
+public final class CellMapper extends RowMappingStage {
   private static final long serialVersionUID = 1L;
 
   private final KeyMapping mapping;
   private final boolean raw;
   private final boolean trackOldRows;
-  private final String runDir;
-  private final ShippedConfiguration conf;
   private final LongAccumulator cellsProgress;
-  private final LongAccumulator rowsRejectedProgress;
 
   /**
    * @param raw the rows come from a raw read: bound columns take the value a normal read returns,
@@ -53,18 +46,16 @@ public final class CellMapper
       ShippedConfiguration conf,
       LongAccumulator cellsProgress,
       LongAccumulator rowsRejectedProgress) {
+    super(runDir, conf, rowsRejectedProgress);
     this.mapping = mapping;
     this.raw = raw;
     this.trackOldRows = trackOldRows;
-    this.runDir = runDir;
-    this.conf = conf;
     this.cellsProgress = cellsProgress;
-    this.rowsRejectedProgress = rowsRejectedProgress;
   }
 
   @Override
-  public Iterator<Tuple2<byte[], byte[]>> call(
-      Integer partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+  protected RowsToCells partition(
+      int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
     return new PartitionIterator(partition, rows);
   }
 
@@ -79,7 +70,7 @@ public final class CellMapper
 
     PartitionIterator(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       super(rows);
-      this.records = new PartitionRecords(conf, runDir, partition);
+      this.records = records(partition);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.rekey.common.JsonResult;
 import io.rekey.verify.VerifyResult;
 import io.rekey.write.Pressure;
 import io.rekey.write.StoredCells;
+import io.rekey.write.WriteResultBuilder;
 import java.util.List;
 import java.util.Map;
 
@@ -86,30 +87,28 @@ public record RekeyResult(
   }
 
   /** Names each part of a {@link RekeyResult}; parts not named are zero, false, null or empty. */
-  public static final class Builder {
+  public static final class Builder extends WriteResultBuilder<Builder> {
     private RekeyPlan plan;
     private boolean dryRun;
     private boolean resumed;
     private String state;
     private long rowsRead;
     private long cellsRead;
-    private long cellsWritten;
     private long rowsRejected;
     private long cellsRejected;
     private long cellsSkipped;
-    private long bytesWritten;
-    private int files;
-    private StoredCells stored;
     private String rejectsFiles;
-    private List<String> rejectExamples = List.of();
     private VerifyResult verify;
     private long syncWatermark;
     private List<String> syncWarnings = List.of();
-    private Pressure pressure = Pressure.NONE;
-    private Map<String, Double> stageSeconds = Map.of();
     private double totalSeconds;
 
     private Builder() {}
+
+    @Override
+    protected Builder self() {
+      return this;
+    }
 
     public Builder plan(RekeyPlan plan) {
       this.plan = plan;
@@ -141,11 +140,6 @@ public record RekeyResult(
       return this;
     }
 
-    public Builder cellsWritten(long cellsWritten) {
-      this.cellsWritten = cellsWritten;
-      return this;
-    }
-
     public Builder rowsRejected(long rowsRejected) {
       this.rowsRejected = rowsRejected;
       return this;
@@ -161,28 +155,8 @@ public record RekeyResult(
       return this;
     }
 
-    public Builder bytesWritten(long bytesWritten) {
-      this.bytesWritten = bytesWritten;
-      return this;
-    }
-
-    public Builder files(int files) {
-      this.files = files;
-      return this;
-    }
-
-    public Builder stored(StoredCells stored) {
-      this.stored = stored;
-      return this;
-    }
-
     public Builder rejectsFiles(String rejectsFiles) {
       this.rejectsFiles = rejectsFiles;
-      return this;
-    }
-
-    public Builder rejectExamples(List<String> rejectExamples) {
-      this.rejectExamples = rejectExamples;
       return this;
     }
 
@@ -198,16 +172,6 @@ public record RekeyResult(
 
     public Builder syncWarnings(List<String> syncWarnings) {
       this.syncWarnings = syncWarnings;
-      return this;
-    }
-
-    public Builder pressure(Pressure pressure) {
-      this.pressure = pressure;
-      return this;
-    }
-
-    public Builder stageSeconds(Map<String, Double> stageSeconds) {
-      this.stageSeconds = stageSeconds;
       return this;
     }
 

@@ -4,6 +4,7 @@ import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.read.RowReads;
 import io.rekey.write.PartitionRecords;
+import io.rekey.write.RowMappingStage;
 import io.rekey.write.RowsToCells;
 import io.rekey.write.ShuffleCell;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
-import org.apache.spark.api.java.function.Function2;
 import org.apache.spark.util.LongAccumulator;
 import scala.Tuple2;
 
@@ -32,20 +32,13 @@ import scala.Tuple2;
  * the executor's shared connection. Rejected rows go to the partition's rejects file with the
  * reason; the partition's counts ({@link SyncStats}) are written when it is done.
  */
-final class SyncMapper
-    implements Function2<
-        Integer,
-        Iterator<Tuple2<ImmutableBytesWritable, Result>>,
-        Iterator<Tuple2<byte[], byte[]>>> {
+final class SyncMapper extends RowMappingStage {
   private static final long serialVersionUID = 1L;
   static final int HISTORY_BATCH = RowReads.BATCH;
 
   private final WindowMapping mapping;
   private final String source;
   private final long to;
-  private final String runDir;
-  private final ShippedConfiguration conf;
-  private final LongAccumulator rowsRejectedProgress;
   private final int piece;
 
   /**
@@ -62,18 +55,16 @@ final class SyncMapper
       ShippedConfiguration conf,
       LongAccumulator rowsRejectedProgress,
       int piece) {
+    super(runDir, conf, rowsRejectedProgress);
     this.mapping = mapping;
     this.piece = piece;
     this.source = source;
     this.to = to;
-    this.runDir = runDir;
-    this.conf = conf;
-    this.rowsRejectedProgress = rowsRejectedProgress;
   }
 
   @Override
-  public Iterator<Tuple2<byte[], byte[]>> call(
-      Integer partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
+  protected RowsToCells partition(
+      int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
     return new PartitionIterator(partition, rows);
   }
 
@@ -86,7 +77,7 @@ final class SyncMapper
 
     PartitionIterator(int partition, Iterator<Tuple2<ImmutableBytesWritable, Result>> rows) {
       super(rows);
-      this.records = new PartitionRecords(conf, runDir, partition);
+      this.records = records(partition);
     }
 
     @Override
