@@ -8,6 +8,7 @@ import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.options.OptionValues;
 import io.rekey.read.ReadOptions;
+import io.rekey.spark.JobContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -152,7 +153,7 @@ public final class AuditBenchmark {
                 .with("table", table)
                 .with("source-key", SOURCE_KEY)
                 .validate(AuditOptions.declared()));
-    return new AuditJob(sc, connection, conf, options).execute();
+    return new AuditJob(new JobContext(sc, connection, conf), options).execute();
   }
 
   /**

@@ -11,6 +11,7 @@ import io.rekey.index.IndexRunResult;
 import io.rekey.keys.KeyReject;
 import io.rekey.options.OptionValues;
 import io.rekey.read.TableRead;
+import io.rekey.spark.JobContext;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -168,9 +169,7 @@ public final class IndexBenchmark {
             () -> {
               IndexRunResult r =
                   IndexJob.update(
-                          sc,
-                          connection,
-                          conf,
+                          new JobContext(sc, connection, conf),
                           IndexRunOptions.forUpdate(
                               definition
                                   .with("until", Long.toString(until))
@@ -211,9 +210,7 @@ public final class IndexBenchmark {
       Map<String, Object> record) {
     IndexRunResult r =
         IndexJob.build(
-                sc,
-                connection,
-                conf,
+                new JobContext(sc, connection, conf),
                 IndexRunOptions.forBuild(definition.validate(IndexRunOptions.declaredForBuild())))
             .execute();
     RekeyBenchmark.recordHFileJob(

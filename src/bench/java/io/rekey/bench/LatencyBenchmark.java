@@ -12,6 +12,7 @@ import io.rekey.rekey.RekeyJob;
 import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.SyncJob;
 import io.rekey.rekey.SyncOptions;
+import io.rekey.spark.JobContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -189,9 +190,7 @@ public final class LatencyBenchmark {
     OptionValues index = IndexBenchmark.definition(SyncBenchmark.SOURCE, INDEX);
     RekeyBenchmark.fresh(connection, INDEX, null, null);
     IndexJob.build(
-            sc,
-            connection,
-            conf,
+            new JobContext(sc, connection, conf),
             IndexRunOptions.forBuild(index.validate(IndexRunOptions.declaredForBuild())))
         .execute();
     OptionValues migration =
@@ -209,7 +208,10 @@ public final class LatencyBenchmark {
         "rekey" + suffix,
         jobs,
         () ->
-            new RekeyJob(sc, connection, conf, r, RekeyJob.plan(sc, connection, conf, r))
+            new RekeyJob(
+                    new JobContext(sc, connection, conf),
+                    r,
+                    RekeyJob.plan(new JobContext(sc, connection, conf), r))
                 .execute());
 
     phase = SETUP;
@@ -220,14 +222,17 @@ public final class LatencyBenchmark {
             0, written[2] + SyncBenchmark.LAG_SECONDS * 1000 + 100 - System.currentTimeMillis()));
     SyncOptions s =
         SyncOptions.from(migration.with("write", "puts").validate(SyncOptions.declared()));
-    timed("rekey sync (Puts)" + suffix, jobs, () -> new SyncJob(sc, connection, conf, s).execute());
+    timed(
+        "rekey sync (Puts)" + suffix,
+        jobs,
+        () -> new SyncJob(new JobContext(sc, connection, conf), s).execute());
     IndexRunOptions update =
         IndexRunOptions.forUpdate(
             index.with("write", "puts").validate(IndexRunOptions.declaredForUpdate()));
     timed(
         "index update (Puts)" + suffix,
         jobs,
-        () -> IndexJob.update(sc, connection, conf, update).execute());
+        () -> IndexJob.update(new JobContext(sc, connection, conf), update).execute());
     AuditOptions audit =
         AuditOptions.from(
             OptionValues.empty()
@@ -237,7 +242,7 @@ public final class LatencyBenchmark {
     timed(
         "audit (live scan)" + suffix,
         jobs,
-        () -> new AuditJob(sc, connection, conf, audit).execute());
+        () -> new AuditJob(new JobContext(sc, connection, conf), audit).execute());
   }
 
   /** Runs one job as the phase {@code name}, recording its seconds and the cores it kept busy. */

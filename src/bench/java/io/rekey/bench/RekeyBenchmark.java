@@ -18,6 +18,7 @@ import io.rekey.rekey.RekeyJob;
 import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.RekeyResult;
 import io.rekey.run.RunFiles;
+import io.rekey.spark.JobContext;
 import io.rekey.spark.SparkCores;
 import io.rekey.spark.SparkSessions;
 import java.io.IOException;
@@ -247,7 +248,10 @@ public final class RekeyBenchmark {
                 .with("no-verify", "true")
                 .validate(RekeyOptions.declared()));
     RekeyResult r =
-        new RekeyJob(sc, connection, conf, options, RekeyJob.plan(sc, connection, conf, options))
+        new RekeyJob(
+                new JobContext(sc, connection, conf),
+                options,
+                RekeyJob.plan(new JobContext(sc, connection, conf), options))
             .execute();
     recordHFileJob(
         record,

@@ -15,6 +15,7 @@ import io.rekey.rekey.SyncJob;
 import io.rekey.rekey.SyncOptions;
 import io.rekey.rekey.SyncResult;
 import io.rekey.run.RunFiles;
+import io.rekey.spark.JobContext;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import java.nio.file.Path;
@@ -108,7 +109,10 @@ public final class SyncBenchmark {
                 () -> {
                   RekeyOptions o = RekeyOptions.from(values.validate(RekeyOptions.declared()));
                   copied[0] =
-                      new RekeyJob(sc, connection, conf, o, RekeyJob.plan(sc, connection, conf, o))
+                      new RekeyJob(
+                              new JobContext(sc, connection, conf),
+                              o,
+                              RekeyJob.plan(new JobContext(sc, connection, conf), o))
                           .execute();
                   return copied[0].cellsWritten();
                 });
@@ -121,7 +125,7 @@ public final class SyncBenchmark {
             RekeyBenchmark.measure(
                 () -> {
                   SyncOptions o = SyncOptions.from(values.validate(SyncOptions.declared()));
-                  synced[0] = new SyncJob(sc, connection, conf, o).execute();
+                  synced[0] = new SyncJob(new JobContext(sc, connection, conf), o).execute();
                   return synced[0].totals().cellsRead();
                 });
         SyncResult s = synced[0];
@@ -133,7 +137,7 @@ public final class SyncBenchmark {
             RekeyBenchmark.measure(
                 () -> {
                   SyncOptions o = SyncOptions.from(values.validate(SyncOptions.declared()));
-                  idle[0] = new SyncJob(sc, connection, conf, o).execute();
+                  idle[0] = new SyncJob(new JobContext(sc, connection, conf), o).execute();
                   return idle[0].totals().cellsRead();
                 });
         // About 1% of the rows get a cell stamped a day ago: behind every window, so only a
@@ -144,9 +148,7 @@ public final class SyncBenchmark {
             RekeyBenchmark.measure(
                 () ->
                     VerifyJob.tables(
-                            sc,
-                            connection,
-                            conf,
+                            new JobContext(sc, connection, conf),
                             new VerifyOptions(
                                 TableName.valueOf(SOURCE),
                                 TableName.valueOf(TARGET),
@@ -165,14 +167,14 @@ public final class SyncBenchmark {
             RekeyBenchmark.measure(
                 () -> {
                   RepairOptions o = RepairOptions.from(values.validate(RepairOptions.declared()));
-                  repaired[0] = new RepairJob(sc, connection, conf, o).execute();
+                  repaired[0] = new RepairJob(new JobContext(sc, connection, conf), o).execute();
                   return repaired[0].cellsWritten();
                 });
         Map<String, Object> repairEqual =
             RekeyBenchmark.measure(
                 () -> {
                   RepairOptions o = RepairOptions.from(values.validate(RepairOptions.declared()));
-                  repaired[1] = new RepairJob(sc, connection, conf, o).execute();
+                  repaired[1] = new RepairJob(new JobContext(sc, connection, conf), o).execute();
                   return repaired[1].cellsWritten();
                 });
         Map<String, Object> r = new LinkedHashMap<>();

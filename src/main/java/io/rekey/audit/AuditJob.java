@@ -7,6 +7,7 @@ import io.rekey.read.TableRead;
 import io.rekey.run.RunFiles;
 import io.rekey.schema.TableDescription;
 import io.rekey.schema.TableInspector;
+import io.rekey.spark.JobContext;
 import io.rekey.spark.ProgressReporter;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
@@ -48,11 +49,10 @@ public final class AuditJob {
   private int readTasks;
   private long largestTaskProfileBytes;
 
-  public AuditJob(
-      JavaSparkContext sc, Connection connection, Configuration conf, AuditOptions options) {
-    this.sc = sc;
-    this.connection = connection;
-    this.conf = conf;
+  public AuditJob(JobContext job, AuditOptions options) {
+    this.sc = job.sc();
+    this.connection = job.connection();
+    this.conf = job.conf();
     this.options = options;
   }
 

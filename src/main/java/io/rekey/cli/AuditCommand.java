@@ -3,16 +3,11 @@ package io.rekey.cli;
 import io.rekey.audit.AuditJob;
 import io.rekey.audit.AuditOptions;
 import io.rekey.audit.AuditResult;
-import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionDef;
-import io.rekey.options.OptionValues;
 import io.rekey.report.AuditReport;
 import io.rekey.report.AuditText;
 import io.rekey.security.Grant;
 import java.util.List;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.sql.SparkSession;
 
 /**
  * {@code audit}: profile a table's keys, skew and hotspots in one pass, simulate layouts, and write
@@ -36,35 +31,29 @@ final class AuditCommand implements Command<AuditOptions> {
   }
 
   @Override
-  public List<OptionDef<?>> options() {
-    return AuditOptions.declared();
-  }
-
-  @Override
-  public AuditOptions typed(OptionValues values) {
-    return AuditOptions.from(values);
+  public Parsing<AuditOptions> parsing() {
+    return new Parsing<>(AuditOptions.declared(), AuditOptions::from);
   }
 
   @Override
   public ExitCode run(AuditOptions options, CommandContext context) throws Exception {
-    try (Connection connection = HBaseConnections.open(context.hbase())) {
-      SparkSession spark = context.spark("hbase-rekey audit " + options.table());
-      JavaSparkContext sc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      AuditResult result =
-          new AuditJob(sc, connection, context.hbase().toConfiguration(), options).execute();
-      AuditReport.write(result, options.out(), context.hbase().toConfiguration());
-      context.emit(AuditText.summary(result, options.out().toString()), result);
-      if (AuditJob.fails(result, options.failOn())) {
-        context
-            .err()
-            .println(
-                "audit: findings at or above --fail-on "
-                    + OptionDef.cliName(options.failOn())
-                    + " fired; exit code "
-                    + ExitCode.FINDINGS.code());
-        return ExitCode.FINDINGS;
-      }
-      return ExitCode.OK;
-    }
+    return context.runJob(
+        "hbase-rekey audit " + options.table(),
+        job -> {
+          AuditResult result = new AuditJob(job, options).execute();
+          AuditReport.write(result, options.out(), job.conf());
+          context.emit(AuditText.summary(result, options.out().toString()), result);
+          if (AuditJob.fails(result, options.failOn())) {
+            context
+                .err()
+                .println(
+                    "audit: findings at or above --fail-on "
+                        + OptionDef.cliName(options.failOn())
+                        + " fired; exit code "
+                        + ExitCode.FINDINGS.code());
+            return ExitCode.FINDINGS;
+          }
+          return ExitCode.OK;
+        });
   }
 }

@@ -4,6 +4,8 @@ import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.security.Grant;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * One subcommand: its options, how to turn them into its typed options record, and how to run it.
@@ -23,23 +25,41 @@ interface Command<O> {
     return List.of();
   }
 
-  /** The command's own options (the common ones are added by {@link Main}). */
-  List<OptionDef<?>> options();
+  /**
+   * The command's own options (the common ones are added by {@link Main}) and how their validated
+   * values become its typed options, checking what single values cannot show (throwing {@link
+   * io.rekey.options.InvalidOptionException} naming the option, the value and the fix).
+   */
+  record Parsing<O>(
+      List<OptionDef<?>> declared,
+      UnaryOperator<OptionValues> expand,
+      Function<OptionValues, O> from) {
+    /** Options whose values name no files to read. */
+    Parsing(List<OptionDef<?>> declared, Function<OptionValues, O> from) {
+      this(declared, UnaryOperator.identity(), from);
+    }
+  }
+
+  /** How the command's options are declared and read. */
+  Parsing<O> parsing();
+
+  /** The command's own options. */
+  default List<OptionDef<?>> options() {
+    return parsing().declared();
+  }
 
   /**
    * The given values with what files they name filled in (an index's {@code --def}); the command
    * line's own values win.
    */
   default OptionValues expand(OptionValues given) {
-    return given;
+    return parsing().expand().apply(given);
   }
 
-  /**
-   * Builds the typed options from validated values, checking what single values cannot show.
-   *
-   * @throws io.rekey.options.InvalidOptionException naming the option, the value and the fix
-   */
-  O typed(OptionValues values);
+  /** The typed options of validated values ({@link #parsing}). */
+  default O typed(OptionValues values) {
+    return parsing().from().apply(values);
+  }
 
   /**
    * Runs the command. Throws {@link io.rekey.common.RekeyException} for failures the user can act

@@ -2,12 +2,16 @@ package io.rekey.cli;
 
 import io.rekey.common.Json;
 import io.rekey.common.RekeyException;
+import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.hbase.HadoopFiles;
 import io.rekey.options.Location;
+import io.rekey.spark.JobContext;
 import io.rekey.spark.SparkSessions;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.function.Supplier;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
@@ -39,6 +43,34 @@ record CommandContext(PrintStream out, PrintStream err, HBaseSettings hbase, Loc
   JavaSparkContext sparkFor(String command, Object from, Object to) {
     return JavaSparkContext.fromSparkContext(
         spark("hbase-rekey " + command + " " + from + " -> " + to).sparkContext());
+  }
+
+  /** A job's part of a command: what it does with the job's context. */
+  @FunctionalInterface
+  interface JobBody {
+    ExitCode run(JobContext job) throws Exception;
+  }
+
+  /**
+   * Runs a job of {@code command} from {@code from} to {@code to}: opens the driver's connection to
+   * HBase, starts the Spark context ({@link #sparkFor}) and hands both, with the settings, to
+   * {@code body}; the connection is closed when the body returns or throws.
+   */
+  ExitCode runJob(String command, Object from, Object to, JobBody body) throws Exception {
+    return runJob(() -> sparkFor(command, from, to), body);
+  }
+
+  /**
+   * {@link #runJob(String, Object, Object, JobBody)} for a Spark application named {@code appName}.
+   */
+  ExitCode runJob(String appName, JobBody body) throws Exception {
+    return runJob(() -> JavaSparkContext.fromSparkContext(spark(appName).sparkContext()), body);
+  }
+
+  private ExitCode runJob(Supplier<JavaSparkContext> spark, JobBody body) throws Exception {
+    try (Connection connection = HBaseConnections.open(hbase)) {
+      return body.run(new JobContext(spark.get(), connection, hbase.toConfiguration()));
+    }
   }
 
   /** Prints the human text unless JSON goes to stdout, then writes the JSON if asked. */

@@ -4,10 +4,7 @@ import io.rekey.describe.DescribeJob;
 import io.rekey.describe.DescribeOptions;
 import io.rekey.describe.DescribeResult;
 import io.rekey.hbase.HBaseConnections;
-import io.rekey.options.OptionDef;
-import io.rekey.options.OptionValues;
 import io.rekey.report.DescribeText;
-import java.util.List;
 import org.apache.hadoop.hbase.client.Connection;
 
 /** {@code describe}: a table's families, regions and design checks. */
@@ -21,13 +18,8 @@ final class DescribeCommand implements Command<DescribeOptions> {
   }
 
   @Override
-  public List<OptionDef<?>> options() {
-    return DescribeOptions.declared();
-  }
-
-  @Override
-  public DescribeOptions typed(OptionValues values) {
-    return DescribeOptions.from(values);
+  public Parsing<DescribeOptions> parsing() {
+    return new Parsing<>(DescribeOptions.declared(), DescribeOptions::from);
   }
 
   @Override

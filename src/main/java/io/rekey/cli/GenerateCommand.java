@@ -4,8 +4,6 @@ import io.rekey.generate.GenerateJob;
 import io.rekey.generate.GenerateOptions;
 import io.rekey.generate.GenerateResult;
 import io.rekey.hbase.HBaseConnections;
-import io.rekey.options.OptionDef;
-import io.rekey.options.OptionValues;
 import io.rekey.report.GenerateText;
 import io.rekey.security.Grant;
 import java.util.List;
@@ -27,13 +25,8 @@ final class GenerateCommand implements Command<GenerateOptions> {
   }
 
   @Override
-  public List<OptionDef<?>> options() {
-    return GenerateOptions.declared();
-  }
-
-  @Override
-  public GenerateOptions typed(OptionValues values) {
-    return GenerateOptions.from(values);
+  public Parsing<GenerateOptions> parsing() {
+    return new Parsing<>(GenerateOptions.declared(), GenerateOptions::from);
   }
 
   @Override

@@ -4,8 +4,6 @@ import io.rekey.hbase.HBaseConnections;
 import io.rekey.index.IndexDefinition;
 import io.rekey.index.IndexLookup;
 import io.rekey.index.IndexLookupOptions;
-import io.rekey.options.OptionDef;
-import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
 import io.rekey.security.Grant;
 import java.util.ArrayList;
@@ -37,18 +35,11 @@ final class IndexLookupCommand implements Command<IndexLookupOptions> {
   }
 
   @Override
-  public List<OptionDef<?>> options() {
-    return IndexLookupOptions.declared();
-  }
-
-  @Override
-  public OptionValues expand(OptionValues given) {
-    return IndexDefinition.withDefinitionFile(given);
-  }
-
-  @Override
-  public IndexLookupOptions typed(OptionValues values) {
-    return IndexLookupOptions.from(values);
+  public Parsing<IndexLookupOptions> parsing() {
+    return new Parsing<>(
+        IndexLookupOptions.declared(),
+        IndexDefinition::withDefinitionFile,
+        IndexLookupOptions::from);
   }
 
   @Override

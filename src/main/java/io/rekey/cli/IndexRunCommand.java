@@ -1,19 +1,13 @@
 package io.rekey.cli;
 
-import io.rekey.hbase.HBaseConnections;
 import io.rekey.index.IndexDefinition;
 import io.rekey.index.IndexJob;
 import io.rekey.index.IndexRunOptions;
 import io.rekey.index.IndexRunResult;
-import io.rekey.options.OptionDef;
-import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
 import io.rekey.security.Grant;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * {@code index build} and {@code index update}: write index entries through HFiles and bulk load.
@@ -57,33 +51,31 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
   }
 
   @Override
-  public List<OptionDef<?>> options() {
-    return update ? IndexRunOptions.declaredForUpdate() : IndexRunOptions.declaredForBuild();
-  }
-
-  @Override
-  public OptionValues expand(OptionValues given) {
-    return IndexDefinition.withDefinitionFile(given);
-  }
-
-  @Override
-  public IndexRunOptions typed(OptionValues values) {
-    return update ? IndexRunOptions.forUpdate(values) : IndexRunOptions.forBuild(values);
+  public Parsing<IndexRunOptions> parsing() {
+    return update
+        ? new Parsing<>(
+            IndexRunOptions.declaredForUpdate(),
+            IndexDefinition::withDefinitionFile,
+            IndexRunOptions::forUpdate)
+        : new Parsing<>(
+            IndexRunOptions.declaredForBuild(),
+            IndexDefinition::withDefinitionFile,
+            IndexRunOptions::forBuild);
   }
 
   @Override
   public ExitCode run(IndexRunOptions options, CommandContext context) throws Exception {
-    Configuration conf = context.hbase().toConfiguration();
-    try (Connection connection = HBaseConnections.open(context.hbase())) {
-      JavaSparkContext sc =
-          context.sparkFor(
-              about().name(), options.definition().source(), options.definition().indexTable());
-      IndexRunResult result =
-          update
-              ? IndexJob.update(sc, connection, conf, options).execute()
-              : IndexJob.build(sc, connection, conf, options).execute();
-      context.emit(IndexText.run(result), result);
-      return ExitCode.OK;
-    }
+    return context.runJob(
+        about().name(),
+        options.definition().source(),
+        options.definition().indexTable(),
+        job -> {
+          IndexRunResult result =
+              update
+                  ? IndexJob.update(job, options).execute()
+                  : IndexJob.build(job, options).execute();
+          context.emit(IndexText.run(result), result);
+          return ExitCode.OK;
+        });
   }
 }

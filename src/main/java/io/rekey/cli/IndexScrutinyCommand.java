@@ -1,18 +1,13 @@
 package io.rekey.cli;
 
-import io.rekey.hbase.HBaseConnections;
 import io.rekey.index.IndexDefinition;
 import io.rekey.index.IndexScrutinyJob;
 import io.rekey.index.IndexScrutinyOptions;
 import io.rekey.index.IndexScrutinyResult;
-import io.rekey.options.OptionDef;
-import io.rekey.options.OptionValues;
 import io.rekey.report.IndexText;
 import io.rekey.security.Grant;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * {@code index scrutiny}: compare an index with its source both ways; exits 4 when they differ and
@@ -44,39 +39,28 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
   }
 
   @Override
-  public List<OptionDef<?>> options() {
-    return IndexScrutinyOptions.declared();
-  }
-
-  @Override
-  public OptionValues expand(OptionValues given) {
-    return IndexDefinition.withDefinitionFile(given);
-  }
-
-  @Override
-  public IndexScrutinyOptions typed(OptionValues values) {
-    return IndexScrutinyOptions.from(values);
+  public Parsing<IndexScrutinyOptions> parsing() {
+    return new Parsing<>(
+        IndexScrutinyOptions.declared(),
+        IndexDefinition::withDefinitionFile,
+        IndexScrutinyOptions::from);
   }
 
   @Override
   public ExitCode run(IndexScrutinyOptions o, CommandContext context) throws Exception {
-    try (Connection connection = HBaseConnections.open(context.hbase())) {
-      JavaSparkContext sc =
-          context.sparkFor(about().name(), o.definition().source(), o.definition().indexTable());
-      IndexScrutinyResult result =
-          new IndexScrutinyJob(
-                  sc,
-                  connection,
-                  context.hbase().toConfiguration(),
-                  o.definition(),
-                  o.liveScan(),
-                  o.staging())
-              .execute(o.repair(), o.samples(), o.breakLock());
-      context.emit(IndexText.scrutiny(result), result);
-      boolean foreignRefused = o.failOnForeign() && result.foreign() > 0;
-      return (result.clean() || result.repaired()) && !foreignRefused
-          ? ExitCode.OK
-          : ExitCode.FINDINGS;
-    }
+    return context.runJob(
+        about().name(),
+        o.definition().source(),
+        o.definition().indexTable(),
+        job -> {
+          IndexScrutinyResult result =
+              new IndexScrutinyJob(job, o.definition(), o.liveScan(), o.staging())
+                  .execute(o.repair(), o.samples(), o.breakLock());
+          context.emit(IndexText.scrutiny(result), result);
+          boolean foreignRefused = o.failOnForeign() && result.foreign() > 0;
+          return (result.clean() || result.repaired()) && !foreignRefused
+              ? ExitCode.OK
+              : ExitCode.FINDINGS;
+        });
   }
 }

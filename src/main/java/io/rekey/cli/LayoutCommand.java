@@ -67,12 +67,11 @@ final class LayoutCommand implements Command<LayoutCommand.Options> {
       Map<String, ScanPlanner.NumberRange> ranges) {}
 
   @Override
-  public List<OptionDef<?>> options() {
-    return List.of(SOURCE_KEY, TARGET_KEY, KEY, COLUMN, SPLITS, SCAN);
+  public Parsing<Options> parsing() {
+    return new Parsing<>(List.of(SOURCE_KEY, TARGET_KEY, KEY, COLUMN, SPLITS, SCAN), this::read);
   }
 
-  @Override
-  public Options typed(OptionValues values) {
+  private Options read(OptionValues values) {
     KeyMapping mapping = mapping(values.get(SOURCE_KEY), values.get(TARGET_KEY));
     List<byte[]> keys = new ArrayList<>();
     for (String k : values.getAll(KEY)) {

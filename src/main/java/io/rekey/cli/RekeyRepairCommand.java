@@ -1,9 +1,6 @@
 package io.rekey.cli;
 
 import io.rekey.common.FindingsFound;
-import io.rekey.hbase.HBaseConnections;
-import io.rekey.options.OptionDef;
-import io.rekey.options.OptionValues;
 import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.RepairJob;
 import io.rekey.rekey.RepairOptions;
@@ -12,10 +9,7 @@ import io.rekey.report.RekeyText;
 import io.rekey.security.Grant;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * {@code rekey repair}: compare a migration's source and target row by row through the key mapping
@@ -48,46 +42,42 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
   }
 
   @Override
-  public List<OptionDef<?>> options() {
-    return RepairOptions.declared();
-  }
-
-  @Override
-  public RepairOptions typed(OptionValues values) {
-    return RepairOptions.from(values);
+  public Parsing<RepairOptions> parsing() {
+    return new Parsing<>(RepairOptions.declared(), RepairOptions::from);
   }
 
   @Override
   public ExitCode run(RepairOptions options, CommandContext context) throws Exception {
-    Configuration conf = context.hbase().toConfiguration();
-    try (Connection connection = HBaseConnections.open(context.hbase())) {
-      JavaSparkContext sc =
-          context.sparkFor(about().name(), options.rekey().source(), options.rekey().target());
-      RepairResult result = new RepairJob(sc, connection, conf, options).execute();
-      context.emit(RekeyText.repair(result), result);
-      if (result.verify() != null && !result.verify().matches()) {
-        throw new FindingsFound(
-            "the verify after the repair found "
-                + result.verify().differingRegions()
-                + " target region(s) that still differ"
-                + (result.cellsMasked() > 0
-                    ? ": " + RekeyText.masked(result)
-                    : " (the source changed while it ran?): run the repair again"));
-      }
-      String merged =
-          result.verify() == null
-              ? null
-              : result.verify().mergedRefusal(options.rekey().allowMerge());
-      if (merged != null) {
-        throw new FindingsFound(merged);
-      }
-      if (result.verify() != null
-          && !result.verify().unmapped().acknowledged(options.acceptUnmapped())) {
-        throw new FindingsFound(
-            "every mapped row matches, but "
-                + result.verify().unmapped().refusal(options.acceptUnmapped()));
-      }
-      return ExitCode.OK;
-    }
+    return context.runJob(
+        about().name(),
+        options.rekey().source(),
+        options.rekey().target(),
+        job -> {
+          RepairResult result = new RepairJob(job, options).execute();
+          context.emit(RekeyText.repair(result), result);
+          if (result.verify() != null && !result.verify().matches()) {
+            throw new FindingsFound(
+                "the verify after the repair found "
+                    + result.verify().differingRegions()
+                    + " target region(s) that still differ"
+                    + (result.cellsMasked() > 0
+                        ? ": " + RekeyText.masked(result)
+                        : " (the source changed while it ran?): run the repair again"));
+          }
+          String merged =
+              result.verify() == null
+                  ? null
+                  : result.verify().mergedRefusal(options.rekey().allowMerge());
+          if (merged != null) {
+            throw new FindingsFound(merged);
+          }
+          if (result.verify() != null
+              && !result.verify().unmapped().acknowledged(options.acceptUnmapped())) {
+            throw new FindingsFound(
+                "every mapped row matches, but "
+                    + result.verify().unmapped().refusal(options.acceptUnmapped()));
+          }
+          return ExitCode.OK;
+        });
   }
 }

@@ -41,12 +41,11 @@ final class StateCommand implements Command<StateCommand.Options> {
   record Options(TableName table, TableName stateTable, int runs) {}
 
   @Override
-  public List<OptionDef<?>> options() {
-    return List.of(TABLE, RunLock.STATE_TABLE, RUNS);
+  public Parsing<Options> parsing() {
+    return new Parsing<>(List.of(TABLE, RunLock.STATE_TABLE, RUNS), this::read);
   }
 
-  @Override
-  public Options typed(OptionValues values) {
+  private Options read(OptionValues values) {
     return new Options(
         TableInspector.tableName(TABLE.name(), values.get(TABLE)),
         TableInspector.tableName(RunLock.STATE_TABLE.name(), values.get(RunLock.STATE_TABLE)),

@@ -29,12 +29,11 @@ final class StatusCommand implements Command<StatusCommand.Options> {
   record Options(long waitSeconds) {}
 
   @Override
-  public List<OptionDef<?>> options() {
-    return List.of(WAIT);
+  public Parsing<Options> parsing() {
+    return new Parsing<>(List.of(WAIT), this::read);
   }
 
-  @Override
-  public Options typed(OptionValues values) {
+  private Options read(OptionValues values) {
     return new Options(values.get(WAIT));
   }
 

@@ -1,9 +1,6 @@
 package io.rekey.cli;
 
 import io.rekey.common.FindingsFound;
-import io.rekey.hbase.HBaseConnections;
-import io.rekey.options.OptionDef;
-import io.rekey.options.OptionValues;
 import io.rekey.report.RekeyText;
 import io.rekey.run.RunFiles;
 import io.rekey.security.Grant;
@@ -12,10 +9,7 @@ import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Connection;
-import org.apache.spark.api.java.JavaSparkContext;
 
 /** {@code verify}: prove a target holds what a source held, through a key mapping. */
 final class VerifyCommand implements Command<VerifyOptions> {
@@ -40,48 +34,45 @@ final class VerifyCommand implements Command<VerifyOptions> {
   }
 
   @Override
-  public List<OptionDef<?>> options() {
-    return VerifyOptions.declared();
-  }
-
-  @Override
-  public VerifyOptions typed(OptionValues values) {
-    return VerifyOptions.from(values);
+  public Parsing<VerifyOptions> parsing() {
+    return new Parsing<>(VerifyOptions.declared(), VerifyOptions::from);
   }
 
   @Override
   public ExitCode run(VerifyOptions options, CommandContext context) throws Exception {
-    Configuration conf = context.hbase().toConfiguration();
-    try (Connection connection = HBaseConnections.open(context.hbase())) {
-      JavaSparkContext sc = context.sparkFor(about().name(), options.source(), options.target());
-      VerifyResult result =
-          VerifyJob.tables(sc, connection, conf, options, RunFiles.staging(conf, null));
-      context.emit(
-          "verify: "
-              + options.source()
-              + " -> "
-              + options.target()
-              + (options.until() == null
-                  ? ""
-                  : " (cells below " + java.time.Instant.ofEpochMilli(options.until()) + ")")
-              + "\n"
-              + RekeyText.verify(result),
-          result);
-      if (!result.matches()) {
-        throw new FindingsFound(
-            "the target differs from the source in "
-                + result.differingRegions()
-                + " region(s), listed above");
-      }
-      String merged = result.mergedRefusal(options.allowMerge());
-      if (merged != null) {
-        throw new FindingsFound(merged);
-      }
-      if (!result.unmapped().acknowledged(options.acceptUnmapped())) {
-        throw new FindingsFound(
-            "every mapped row matches, but " + result.unmapped().refusal(options.acceptUnmapped()));
-      }
-      return ExitCode.OK;
-    }
+    return context.runJob(
+        about().name(),
+        options.source(),
+        options.target(),
+        job -> {
+          VerifyResult result = VerifyJob.tables(job, options, RunFiles.staging(job.conf(), null));
+          context.emit(
+              "verify: "
+                  + options.source()
+                  + " -> "
+                  + options.target()
+                  + (options.until() == null
+                      ? ""
+                      : " (cells below " + java.time.Instant.ofEpochMilli(options.until()) + ")")
+                  + "\n"
+                  + RekeyText.verify(result),
+              result);
+          if (!result.matches()) {
+            throw new FindingsFound(
+                "the target differs from the source in "
+                    + result.differingRegions()
+                    + " region(s), listed above");
+          }
+          String merged = result.mergedRefusal(options.allowMerge());
+          if (merged != null) {
+            throw new FindingsFound(merged);
+          }
+          if (!result.unmapped().acknowledged(options.acceptUnmapped())) {
+            throw new FindingsFound(
+                "every mapped row matches, but "
+                    + result.unmapped().refusal(options.acceptUnmapped()));
+          }
+          return ExitCode.OK;
+        });
   }
 }

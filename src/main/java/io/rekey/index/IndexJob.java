@@ -11,6 +11,7 @@ import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
 import io.rekey.run.RunRecord;
 import io.rekey.run.RunState;
+import io.rekey.spark.JobContext;
 import io.rekey.write.BulkLoader;
 import io.rekey.write.Pressure;
 import java.io.IOException;
@@ -59,15 +60,10 @@ public final class IndexJob {
   private final Map<String, Double> stageSeconds = new LinkedHashMap<>();
   private List<String> warnings = List.of();
 
-  private IndexJob(
-      JavaSparkContext sc,
-      Connection connection,
-      Configuration conf,
-      IndexRunOptions options,
-      boolean update) {
-    this.sc = sc;
-    this.connection = connection;
-    this.conf = conf;
+  private IndexJob(JobContext job, IndexRunOptions options, boolean update) {
+    this.sc = job.sc();
+    this.connection = job.connection();
+    this.conf = job.conf();
     this.options = options;
     this.update = update;
     this.definition = options.definition();
@@ -75,15 +71,13 @@ public final class IndexJob {
   }
 
   /** A full build. */
-  public static IndexJob build(
-      JavaSparkContext sc, Connection connection, Configuration conf, IndexRunOptions options) {
-    return new IndexJob(sc, connection, conf, options, false);
+  public static IndexJob build(JobContext job, IndexRunOptions options) {
+    return new IndexJob(job, options, false);
   }
 
   /** An incremental run. */
-  public static IndexJob update(
-      JavaSparkContext sc, Connection connection, Configuration conf, IndexRunOptions options) {
-    return new IndexJob(sc, connection, conf, options, true);
+  public static IndexJob update(JobContext job, IndexRunOptions options) {
+    return new IndexJob(job, options, true);
   }
 
   /**

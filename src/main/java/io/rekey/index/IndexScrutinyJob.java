@@ -9,6 +9,7 @@ import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
 import io.rekey.run.RunRecord;
 import io.rekey.run.RunState;
+import io.rekey.spark.JobContext;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -91,15 +92,10 @@ public final class IndexScrutinyJob {
   private final String staging;
 
   public IndexScrutinyJob(
-      JavaSparkContext sc,
-      Connection connection,
-      Configuration conf,
-      IndexDefinition definition,
-      boolean liveScan,
-      String staging) {
-    this.sc = sc;
-    this.connection = connection;
-    this.conf = conf;
+      JobContext job, IndexDefinition definition, boolean liveScan, String staging) {
+    this.sc = job.sc();
+    this.connection = job.connection();
+    this.conf = job.conf();
     this.definition = definition;
     this.liveScan = liveScan;
     this.staging = staging;

@@ -11,6 +11,7 @@ import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
 import io.rekey.run.RunState;
 import io.rekey.security.DelegationTokens;
+import io.rekey.spark.JobContext;
 import io.rekey.spark.ProgressReporter;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
@@ -78,24 +79,18 @@ public final class RekeyJob {
   // Set by run() when an earlier run had written every HFile: this run only loads them.
   private boolean resumedFromWritten;
 
-  public RekeyJob(
-      JavaSparkContext sc,
-      Connection connection,
-      Configuration conf,
-      RekeyOptions options,
-      RekeyPlanner.Planned planned) {
-    this.sc = sc;
-    this.connection = connection;
-    this.conf = conf;
+  public RekeyJob(JobContext job, RekeyOptions options, RekeyPlanner.Planned planned) {
+    this.sc = job.sc();
+    this.connection = job.connection();
+    this.conf = job.conf();
     this.options = options;
     this.planned = planned;
     this.runDir = new Path(planned.plan().runDir());
   }
 
   /** Plans a job: reads metadata and sample rows only. */
-  public static RekeyPlanner.Planned plan(
-      JavaSparkContext sc, Connection connection, Configuration conf, RekeyOptions options) {
-    return plan(connection, conf, options, SparkCores.of(sc).cores());
+  public static RekeyPlanner.Planned plan(JobContext job, RekeyOptions options) {
+    return plan(job.connection(), job.conf(), options, SparkCores.of(job.sc()).cores());
   }
 
   /**

@@ -10,6 +10,7 @@ import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
 import io.rekey.run.RunRecord;
 import io.rekey.run.RunState;
+import io.rekey.spark.JobContext;
 import io.rekey.spark.SparkCores;
 import io.rekey.verify.ChangedSince;
 import io.rekey.verify.MigrationDefinition;
@@ -55,6 +56,7 @@ public final class RepairJob {
   private static final Logger LOG = LoggerFactory.getLogger(RepairJob.class);
   private static final int EXAMPLES = 5;
 
+  private final JobContext job;
   private final JavaSparkContext sc;
   private final Connection connection;
   private final Configuration conf;
@@ -62,11 +64,11 @@ public final class RepairJob {
   private final RekeyOptions rekey;
   private final RunState state;
 
-  public RepairJob(
-      JavaSparkContext sc, Connection connection, Configuration conf, RepairOptions options) {
-    this.sc = sc;
-    this.connection = connection;
-    this.conf = conf;
+  public RepairJob(JobContext job, RepairOptions options) {
+    this.job = job;
+    this.sc = job.sc();
+    this.connection = job.connection();
+    this.conf = job.conf();
     this.options = options;
     this.rekey = options.rekey();
     this.state = new RunState(connection, TableName.valueOf(rekey.stateTable()), rekey.target());
@@ -218,9 +220,7 @@ public final class RepairJob {
     if (!rekey.dryRun() && rekey.verify()) {
       verify =
           VerifyJob.tables(
-              sc,
-              connection,
-              conf,
+              job,
               new VerifyOptions(
                   rekey.source(),
                   rekey.target(),

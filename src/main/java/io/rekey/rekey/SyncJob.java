@@ -14,6 +14,7 @@ import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
 import io.rekey.run.RunRecord;
 import io.rekey.run.RunState;
+import io.rekey.spark.JobContext;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
 import io.rekey.verify.MergedKeys;
@@ -77,6 +78,7 @@ public final class SyncJob {
 
   private static final int REJECT_EXAMPLES = 5;
 
+  private final JobContext job;
   private final JavaSparkContext sc;
   private final Connection connection;
   private final Configuration conf;
@@ -85,11 +87,11 @@ public final class SyncJob {
   private final RunState state;
   private Runnable afterLastComparison = () -> {};
 
-  public SyncJob(
-      JavaSparkContext sc, Connection connection, Configuration conf, SyncOptions options) {
-    this.sc = sc;
-    this.connection = connection;
-    this.conf = conf;
+  public SyncJob(JobContext job, SyncOptions options) {
+    this.job = job;
+    this.sc = job.sc();
+    this.connection = job.connection();
+    this.conf = job.conf();
     this.options = options;
     this.rekey = options.rekey();
     this.state = new RunState(connection, TableName.valueOf(rekey.stateTable()), rekey.target());
@@ -234,14 +236,13 @@ public final class SyncJob {
               + end,
           false);
       try {
-        verify = VerifyJob.tables(sc, connection, conf, check, staging());
+        verify = VerifyJob.tables(job, check, staging());
       } finally {
         sc.clearJobGroup();
       }
       if (!verify.matches() && options.repair()) {
         repair =
-            new RepairJob(
-                    sc, connection, conf, new RepairOptions(rekey, end, options.acceptUnmapped()))
+            new RepairJob(job, new RepairOptions(rekey, end, options.acceptUnmapped()))
                 .repairHoldingLock(staging());
       }
       afterLastComparison.run();

@@ -6,6 +6,7 @@ import io.rekey.keys.KeyText;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import io.rekey.run.RunState;
+import io.rekey.spark.JobContext;
 import io.rekey.write.RegionPartitioner;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -70,12 +71,10 @@ public final class VerifyJob {
    *
    * @param staging where the source's snapshot is restored
    */
-  public static VerifyResult tables(
-      JavaSparkContext sc,
-      Connection connection,
-      Configuration conf,
-      VerifyOptions options,
-      Path staging) {
+  public static VerifyResult tables(JobContext job, VerifyOptions options, Path staging) {
+    JavaSparkContext sc = job.sc();
+    Connection connection = job.connection();
+    Configuration conf = job.conf();
     TableAdmin admin = new TableAdmin(connection);
     if (options.stateTable() != null) {
       MigrationDefinition.of(options.source(), options.mapping(), null)

@@ -11,6 +11,7 @@ import io.rekey.keys.Murmur3;
 import io.rekey.options.OptionValues;
 import io.rekey.report.AuditReport;
 import io.rekey.sketch.Weighted;
+import io.rekey.spark.JobContext;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.EveryCell;
 import io.rekey.testing.MiniHBase;
@@ -117,7 +118,9 @@ class AuditIT {
     }
     AuditOptions options = AuditOptions.from(v.validate(AuditOptions.declared()));
     return new AuditJob(
-            SparkLocal.context(), connection, MiniHBase.settings().toConfiguration(), options)
+            new JobContext(
+                SparkLocal.context(), connection, MiniHBase.settings().toConfiguration()),
+            options)
         .execute();
   }
 

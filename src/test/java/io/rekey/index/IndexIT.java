@@ -8,6 +8,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionValues;
 import io.rekey.run.RunState;
+import io.rekey.spark.JobContext;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.EveryCell;
 import io.rekey.testing.MiniHBase;
@@ -147,16 +148,19 @@ class IndexIT {
   }
 
   static IndexRunResult runBuild(OptionValues v) {
-    return IndexJob.build(SparkLocal.context(), connection, conf, build(v)).execute();
+    return IndexJob.build(new JobContext(SparkLocal.context(), connection, conf), build(v))
+        .execute();
   }
 
   static IndexRunResult runUpdate(OptionValues v) {
-    return IndexJob.update(SparkLocal.context(), connection, conf, update(v)).execute();
+    return IndexJob.update(new JobContext(SparkLocal.context(), connection, conf), update(v))
+        .execute();
   }
 
   static IndexScrutinyResult scrutiny(OptionValues v, boolean repair) {
     IndexDefinition d = IndexDefinition.from(v.validate(IndexScrutinyOptions.declared()));
-    return new IndexScrutinyJob(SparkLocal.context(), connection, conf, d, false, null)
+    return new IndexScrutinyJob(
+            new JobContext(SparkLocal.context(), connection, conf), d, false, null)
         .execute(repair, 10, false);
   }
 
@@ -365,7 +369,8 @@ class IndexIT {
 
     IndexRunResult u =
         IndexJob.update(
-                SparkLocal.context(), connection, conf, update(def.with("until", "" + until)))
+                new JobContext(SparkLocal.context(), connection, conf),
+                update(def.with("until", "" + until)))
             .execute();
     assertThat(u.windowFrom()).isEqualTo(built.watermarkAfter());
     assertThat(u.counts().rowsRead()).as("only rows with cells in the window").isEqualTo(11);
@@ -391,7 +396,8 @@ class IndexIT {
     // Running the same window again is harmless, and a run with nothing new does nothing.
     IndexRunResult again =
         IndexJob.update(
-                SparkLocal.context(), connection, conf, update(def.with("until", "" + until)))
+                new JobContext(SparkLocal.context(), connection, conf),
+                update(def.with("until", "" + until)))
             .execute();
     assertThat(again.nothingToDo()).isTrue();
     assertThat(
@@ -436,7 +442,8 @@ class IndexIT {
               .build());
       assertThatThrownBy(
               () ->
-                  IndexJob.update(SparkLocal.context(), connection, failing, update(window))
+                  IndexJob.update(
+                          new JobContext(SparkLocal.context(), connection, failing), update(window))
                       .execute())
           .isInstanceOf(RekeyException.class)
           .hasMessageContaining("bulk load");
@@ -450,7 +457,8 @@ class IndexIT {
         .contains("\"watermarkAfter\":" + watermark);
 
     IndexRunResult rerun =
-        IndexJob.update(SparkLocal.context(), connection, conf, update(window)).execute();
+        IndexJob.update(new JobContext(SparkLocal.context(), connection, conf), update(window))
+            .execute();
     assertThat(rerun.windowFrom()).isEqualTo(watermark);
     assertThat(rerun.counts().entries()).isEqualTo(2);
     assertThat(state.watermark()).hasValue(now + 100);

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.common.RekeyException;
+import io.rekey.spark.JobContext;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.RefuseBulkLoads;
@@ -101,8 +102,8 @@ class ExactlyOnceIT extends OnMiniCluster {
     org.apache.hadoop.conf.Configuration quick = new org.apache.hadoop.conf.Configuration(conf);
     quick.setInt("hbase.client.retries.number", 3);
     quick.setLong("hbase.client.pause", 50);
-    RekeyPlanner.Planned planned = RekeyJob.plan(sc, connection, quick, options);
-    RekeyJob job = new RekeyJob(sc, connection, quick, options, planned);
+    RekeyPlanner.Planned planned = RekeyJob.plan(new JobContext(sc, connection, quick), options);
+    RekeyJob job = new RekeyJob(new JobContext(sc, connection, quick), options, planned);
     RunManifest written = job.run();
     TableName target = TableName.valueOf("eo_split_dst");
     byte[] splitKey = {0, 'u', 's', 'e', 'r', '5'};

@@ -16,6 +16,7 @@ import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
 import io.rekey.pacing.Throttle;
 import io.rekey.report.RekeyText;
+import io.rekey.spark.JobContext;
 import io.rekey.testing.BusyRegion;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.SparkLocal;
@@ -175,7 +176,10 @@ class PressureIT extends OnMiniCluster {
     Configuration conf = new Configuration(RekeyIT.conf);
     new Throttle(0, 0, 0, 0, false, storeFileWaitSeconds).properties().forEach(conf::set);
     var sc = SparkLocal.context();
-    return new RekeyJob(sc, connection, conf, options, RekeyJob.plan(sc, connection, conf, options))
+    return new RekeyJob(
+            new JobContext(sc, connection, conf),
+            options,
+            RekeyJob.plan(new JobContext(sc, connection, conf), options))
         .execute();
   }
 

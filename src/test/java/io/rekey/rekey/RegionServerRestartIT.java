@@ -7,6 +7,7 @@ import static io.rekey.rekey.RekeyIT.messages;
 import static io.rekey.rekey.RekeyIT.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.spark.JobContext;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
@@ -54,11 +55,9 @@ class RegionServerRestartIT extends OnMiniCluster {
     var sc = SparkLocal.context();
     RekeyJob job =
         new RekeyJob(
-            sc,
-            connection,
-            RekeyIT.conf,
+            new JobContext(sc, connection, RekeyIT.conf),
             options,
-            RekeyJob.plan(sc, connection, RekeyIT.conf, options));
+            RekeyJob.plan(new JobContext(sc, connection, RekeyIT.conf), options));
     RunManifest written = job.run();
 
     FaultHook.set(

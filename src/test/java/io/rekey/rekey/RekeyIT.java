@@ -7,6 +7,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
+import io.rekey.spark.JobContext;
 import io.rekey.testing.EveryCell;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
@@ -65,7 +66,9 @@ class RekeyIT extends OnMiniCluster {
   static RekeyJob job(RekeyOptions options) {
     var sc = SparkLocal.context();
     return new RekeyJob(
-        sc, connection, conf, options, RekeyJob.plan(sc, connection, conf, options));
+        new JobContext(sc, connection, conf),
+        options,
+        RekeyJob.plan(new JobContext(sc, connection, conf), options));
   }
 
   static ColumnFamilyDescriptor richFamily() {

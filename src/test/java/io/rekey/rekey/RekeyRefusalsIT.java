@@ -14,6 +14,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.run.RunFiles;
 import io.rekey.run.RunLockedException;
+import io.rekey.spark.JobContext;
 import io.rekey.testing.TestTables;
 import io.rekey.write.FaultHook;
 import java.security.PrivilegedExceptionAction;
@@ -75,7 +76,9 @@ class RekeyRefusalsIT extends OnMiniCluster {
       assertThatThrownBy(
               () ->
                   io.rekey.verify.VerifyJob.tables(
-                      io.rekey.testing.SparkLocal.context(), connection, wrong, verify, staging))
+                      new JobContext(io.rekey.testing.SparkLocal.context(), connection, wrong),
+                      verify,
+                      staging))
           .isInstanceOf(RuntimeException.class);
       assertThat(snapshotsOf("rr_restore_src")).isEqualTo(before);
     }

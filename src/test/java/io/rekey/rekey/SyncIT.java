@@ -17,6 +17,7 @@ import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
 import io.rekey.run.RunLockedException;
 import io.rekey.run.RunState;
+import io.rekey.spark.JobContext;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
@@ -77,7 +78,8 @@ class SyncIT extends OnMiniCluster {
 
   static SyncResult sync(OptionValues v) {
     SyncOptions options = SyncOptions.from(v.validate(SyncOptions.declared()));
-    return new SyncJob(SparkLocal.context(), connection, RekeyIT.conf, options).execute();
+    return new SyncJob(new JobContext(SparkLocal.context(), connection, RekeyIT.conf), options)
+        .execute();
   }
 
   static long watermark(String target) {
@@ -101,9 +103,7 @@ class SyncIT extends OnMiniCluster {
             null,
             false);
     return VerifyJob.tables(
-        SparkLocal.context(),
-        connection,
-        RekeyIT.conf,
+        new JobContext(SparkLocal.context(), connection, RekeyIT.conf),
         options,
         RunFiles.staging(RekeyIT.conf, null));
   }
@@ -626,7 +626,7 @@ class SyncIT extends OnMiniCluster {
   }
 
   private static SyncResult finalSync(SyncOptions options, Runnable afterLastComparison) {
-    return new SyncJob(SparkLocal.context(), connection, RekeyIT.conf, options)
+    return new SyncJob(new JobContext(SparkLocal.context(), connection, RekeyIT.conf), options)
         .afterLastComparison(afterLastComparison)
         .execute();
   }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
 import io.rekey.run.RunFiles;
+import io.rekey.spark.JobContext;
 import io.rekey.testing.SparkLocal;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
@@ -169,9 +170,7 @@ class WideRowIT extends OnMiniCluster {
   private static io.rekey.verify.VerifyResult verify(
       String source, String target, KeyMapping mapping) {
     return VerifyJob.tables(
-        SparkLocal.context(),
-        connection,
-        RekeyIT.conf,
+        new JobContext(SparkLocal.context(), connection, RekeyIT.conf),
         new VerifyOptions(
             TableName.valueOf(source),
             TableName.valueOf(target),
