@@ -61,7 +61,7 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
                     + result.verify().differingRegions()
                     + " target region(s) that still differ"
                     + (result.cellsMasked() > 0
-                        ? ": " + RekeyText.masked(result)
+                        ? ": " + result.maskedLine()
                         : " (the source changed while it ran?): run the repair again"));
           }
           String merged =

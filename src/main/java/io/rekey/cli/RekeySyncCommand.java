@@ -2,6 +2,7 @@ package io.rekey.cli;
 
 import io.rekey.common.FindingsFound;
 import io.rekey.rekey.RekeyOptions;
+import io.rekey.rekey.SwitchVerdict;
 import io.rekey.rekey.SyncJob;
 import io.rekey.rekey.SyncOptions;
 import io.rekey.rekey.SyncResult;
@@ -9,6 +10,7 @@ import io.rekey.report.RekeyText;
 import io.rekey.security.Grant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.hbase.TableName;
 
 /**
@@ -66,56 +68,11 @@ final class RekeySyncCommand implements Command<SyncOptions> {
         job -> {
           SyncResult result = new SyncJob(job, options).execute();
           context.emit(RekeyText.sync(result), result);
-          if (result.finalRun() && !result.switchSafe()) {
-            if (result.sourceChanged() != null) {
-              throw new FindingsFound(result.sourceChanged() + "; do not switch");
+          if (result.finalRun()) {
+            Optional<String> refusal = SwitchVerdict.refusal(result);
+            if (refusal.isPresent()) {
+              throw new FindingsFound(refusal.get());
             }
-            if (result.rowsWrittenAfterStop() > 0) {
-              throw new FindingsFound(
-                  result.rowsWrittenAfterStop()
-                      + " source rows hold cells stamped at or after "
-                      + java.time.Instant.ofEpochMilli(result.windowTo())
-                      + " (first: "
-                      + result.firstWrittenAfterStop()
-                      + "): writers have not stopped; do not switch. Stop them, then run 'rekey sync"
-                      + " --final' again with --writes-stopped-at after their last write");
-            }
-            String merged =
-                result.verdict() == null
-                    ? null
-                    : result.verdict().mergedRefusal(result.mergeAllowed());
-            if (merged != null && result.verdict().matches()) {
-              throw new FindingsFound(merged + "; do not switch yet");
-            }
-            if (result.verdict() != null
-                && result.verdict().matches()
-                && result.verdict().rowsChangedSince() > 0) {
-              throw new FindingsFound(
-                  result.verdict().rowsChangedSince()
-                      + " target rows hold cells stamped at or after --writes-stopped-at (first: "
-                      + String.join(", ", result.verdict().changedExamples())
-                      + "), so they were not compared: something wrote them after the stop; do not"
-                      + " switch yet");
-            }
-            if (result.verdict() != null && result.verdict().matches()) {
-              throw new FindingsFound(
-                  "every mapped row matches, but "
-                      + result.verdict().unmapped().refusal(result.acceptedUnmapped())
-                      + "; do not switch yet");
-            }
-            throw new FindingsFound(
-                "the final comparison found "
-                    + result.verdict().differingRegions()
-                    + " target region(s) that differ from the source below "
-                    + java.time.Instant.ofEpochMilli(result.windowTo())
-                    + " (listed above): do not switch yet. "
-                    + (result.repair() == null
-                        ? "A write stamped before the watermark or a delete a compaction purged is not"
-                            + " seen by a time window: run 'rekey sync --final --repair' (or 'rekey"
-                            + " repair') to write exactly what differs"
-                        : result.repair().cellsMasked() > 0
-                            ? RekeyText.masked(result.repair())
-                            : "The source changed while the repair ran: run it again"));
           }
           return ExitCode.OK;
         });

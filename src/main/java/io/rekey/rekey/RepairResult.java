@@ -55,6 +55,16 @@ public record RepairResult(
     examples = List.copyOf(examples);
   }
 
+  /** The one line for cells a repair cannot restore, and what to do. */
+  public String maskedLine() {
+    return String.format(
+        "%,d cells are hidden in %s by its own delete markers (first: %s), so writing them does not"
+            + " restore them (HBase's default delete behavior). Major-compact %s (major_compact"
+            + " '%s' in the HBase shell) to drop the markers, then run the repair again; or alter"
+            + " its families to NEW_VERSION_BEHAVIOR => true",
+        cellsMasked, target, maskedExample, target, target);
+  }
+
   /** The differing rows, all kinds. */
   public long rowsDiffering() {
     return rowsMissing + rowsDifferent + rowsExtra;

@@ -86,14 +86,7 @@ public record SyncResult(
    * window no source cell was written, and while which no source region served a write.
    */
   public boolean switchSafe() {
-    return finalRun
-        && verdict() != null
-        && verdict().matches()
-        && verdict().unmapped().acknowledged(acceptedUnmapped)
-        && verdict().rowsChangedSince() == 0
-        && verdict().mergedRefusal(mergeAllowed) == null
-        && rowsWrittenAfterStop == 0
-        && sourceChanged == null;
+    return SwitchVerdict.refusal(this).isEmpty();
   }
 
   /**

@@ -275,23 +275,13 @@ public final class RekeyText {
       out.append("  held back      ").append(r.pressure().line()).append('\n');
     }
     if (r.cellsMasked() > 0) {
-      out.append("  cannot write   ").append(masked(r)).append('\n');
+      out.append("  cannot write   ").append(r.maskedLine()).append('\n');
     }
     if (!r.dryRun()) {
       out.append(verify(r.verify()));
     }
     out.append(String.format("  took           %.1f s%n", r.seconds()));
     return out.toString();
-  }
-
-  /** The one line for cells a repair cannot restore, and what to do. */
-  public static String masked(RepairResult r) {
-    return String.format(
-        "%,d cells are hidden in %s by its own delete markers (first: %s), so writing them does not"
-            + " restore them (HBase's default delete behavior). Major-compact %s (major_compact"
-            + " '%s' in the HBase shell) to drop the markers, then run the repair again; or alter"
-            + " its families to NEW_VERSION_BEHAVIOR => true",
-        r.cellsMasked(), r.target(), r.maskedExample(), r.target(), r.target());
   }
 
   public static String verify(VerifyResult v) {

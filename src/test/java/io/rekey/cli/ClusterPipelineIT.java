@@ -356,8 +356,8 @@ class ClusterPipelineIT {
               "--conf",
               "spark.yarn.maxAppAttempts=1",
               "--conf",
-              (mode.equals("client") ? "spark.yarn.am" : "spark.driver")
-                  + ".extraJavaOptions=-XX:+NoSuchRekeyOption");
+              // The AM's environment: the test's own spark.yarn.am.extraJavaOptions stay as they are.
+              "spark.yarn.appMasterEnv.JAVA_TOOL_OPTIONS=-XX:+NoSuchRekeyOption");
       assertThat(lastLine(amFails))
           .as(amFails.output())
           .startsWith("error: the ApplicationMaster of application_")
