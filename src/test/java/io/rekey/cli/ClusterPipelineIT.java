@@ -356,7 +356,8 @@ class ClusterPipelineIT {
               "--conf",
               "spark.yarn.maxAppAttempts=1",
               "--conf",
-              // The AM's environment: the test's own spark.yarn.am.extraJavaOptions stay as they are.
+              // The AM's environment: the test's own spark.yarn.am.extraJavaOptions stay as they
+              // are.
               "spark.yarn.appMasterEnv.JAVA_TOOL_OPTIONS=-XX:+NoSuchRekeyOption");
       assertThat(lastLine(amFails))
           .as(amFails.output())

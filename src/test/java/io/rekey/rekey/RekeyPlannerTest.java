@@ -43,11 +43,17 @@ class RekeyPlannerTest {
   }
 
   static RekeyOptions options(String targetKey, String... more) {
+    return optionsInto("dst", SOURCE_KEY, targetKey, more);
+  }
+
+  /** Options from src into {@code target}, as a command line gives them. */
+  static RekeyOptions optionsInto(
+      String target, String sourceKey, String targetKey, String... more) {
     OptionValues v =
         OptionValues.empty()
             .with("source", "src")
-            .with("target", "dst")
-            .with("source-key", SOURCE_KEY)
+            .with("target", target)
+            .with("source-key", sourceKey)
             .with("target-key", targetKey);
     for (int i = 0; i < more.length; i += 2) {
       v = v.with(more[i], more[i + 1]);
@@ -112,15 +118,7 @@ class RekeyPlannerTest {
   @Test
   void theRunDirectoryIsUnderTheGivenStagingNamedForBothTables() {
     InMemoryCluster c = source(5).namespace("ns");
-    RekeyOptions o =
-        RekeyOptions.from(
-            OptionValues.empty()
-                .with("source", "src")
-                .with("target", "ns:dst")
-                .with("source-key", SOURCE_KEY)
-                .with("target-key", SALTED)
-                .with("staging", "/stage")
-                .validate(RekeyOptions.declared()));
+    RekeyOptions o = optionsInto("ns:dst", SOURCE_KEY, SALTED, "staging", "/stage");
     assertThat(plan(c, 2, o).runDir()).isEqualTo("file:/stage/ns_dst-from-src");
   }
 
@@ -159,13 +157,7 @@ class RekeyPlannerTest {
   @Test
   void aKeyBoundToAFamilyTheSourceLacksIsRefused() {
     RekeyOptions o =
-        RekeyOptions.from(
-            OptionValues.empty()
-                .with("source", "src")
-                .with("target", "dst")
-                .with("source-key", "text: ts:long + '_' + order ; sender = x:sender")
-                .with("target-key", "sender + order")
-                .validate(RekeyOptions.declared()));
+        optionsInto("dst", "text: ts:long + '_' + order ; sender = x:sender", "sender + order");
     assertThatThrownBy(() -> plan(source(5), 2, o))
         .isInstanceOf(RekeyException.class)
         .hasMessage("the source key binds sender to x:sender, but src has no family 'x'");
@@ -173,14 +165,7 @@ class RekeyPlannerTest {
 
   @Test
   void aNewTargetInAMissingNamespaceIsRefusedUnlessItMayBeCreated() {
-    RekeyOptions refused =
-        RekeyOptions.from(
-            OptionValues.empty()
-                .with("source", "src")
-                .with("target", "nowhere:dst")
-                .with("source-key", SOURCE_KEY)
-                .with("target-key", SALTED)
-                .validate(RekeyOptions.declared()));
+    RekeyOptions refused = optionsInto("nowhere:dst", SOURCE_KEY, SALTED);
     assertThatThrownBy(() -> plan(source(5), 2, refused))
         .isInstanceOf(InvalidOptionException.class)
         .hasMessageContaining("--target is 'nowhere:dst'")
@@ -188,14 +173,7 @@ class RekeyPlannerTest {
         .hasMessageContaining("--create-namespace");
 
     RekeyOptions allowed =
-        RekeyOptions.from(
-            OptionValues.empty()
-                .with("source", "src")
-                .with("target", "nowhere:dst")
-                .with("source-key", SOURCE_KEY)
-                .with("target-key", SALTED)
-                .with("create-namespace", "true")
-                .validate(RekeyOptions.declared()));
+        optionsInto("nowhere:dst", SOURCE_KEY, SALTED, "create-namespace", "true");
     assertThat(plan(source(5), 2, allowed).createTarget()).isTrue();
   }
 
