@@ -39,7 +39,7 @@ class LayeringTest {
   private static final String CORE_DECISIONS =
       "io\\.rekey\\.("
           + "hbase\\.ClusterView"
-          + "|rekey\\.(RekeyPlanner|WindowMapping|RowFix|WideRowFix|WritersStopped|TargetFamilies|SwitchVerdict)"
+          + "|rekey\\.(RekeyPlanner|WindowMapping|RowFix|WideRowFix|WritersStopped|TargetFamilies|SwitchVerdict|AfterFailure)"
           + "|write\\.(Ledger|LoadBatches|StoredCells|LoadReconciler|WriterTasks)"
           + "|index\\.(IndexEntries|IndexKey|ScrutinyKind)"
           + ")(\\$.*)?";

@@ -55,11 +55,11 @@ import org.slf4j.LoggerFactory;
  * (bulk load), then verify. Each step records itself in the run directory's manifest, so the same
  * command after a failure resumes instead of redoing or double-loading.
  *
- * <p>About 570 lines in one class because its content is the manifest's state machine: each step
- * (plan, snapshot, write, commit, verify, clean-up after a failure) reads the manifest the last
- * step left and writes the next state, and splitting the steps apart would scatter that one
- * sequence. The work each step delegates lives elsewhere: {@link RekeyPlanner}, {@link CellMapper},
- * the write engine, {@link WrittenCheck}, the bulk loader and the verify job.
+ * <p>One class because its content is the manifest's state machine: each step (plan, snapshot,
+ * write, commit, verify, clean-up after a failure) reads the manifest the last step left and writes
+ * the next state, and splitting the steps apart would scatter that one sequence. The work each step
+ * delegates lives elsewhere: {@link RekeyPlanner}, {@link CellMapper}, the write engine, {@link
+ * WrittenCheck}, the bulk loader and the verify job.
  */
 public final class RekeyJob {
   private static final Logger LOG = LoggerFactory.getLogger(RekeyJob.class);
@@ -237,33 +237,31 @@ public final class RekeyJob {
       RunManifest current = RunManifest.read(conf, runDir);
       TableAdmin admin = new TableAdmin(connection);
       String snapshot = current != null ? current.snapshot() : planned.plan().snapshot();
-      boolean resumable = current != null && current.state() == RunManifest.State.WRITTEN;
+      RunManifest.State state = current == null ? null : current.state();
       if (creation != null && !creation.isDone()) {
         admin.await(creation, options.target());
       }
-      if (snapshot != null && admin.snapshotExists(snapshot)) {
-        if (resumable || options.keepSnapshot()) {
-          // The same command resumes the load and verifies against the point in time it copied.
-          removed.add(
-              "kept the snapshot "
-                  + snapshot
-                  + (resumable
-                      ? ": the same command loads the rest and verifies against it"
-                      : " (--keep-snapshot)"));
-        } else {
+      switch (AfterFailure.snapshot(
+          state, snapshot != null && admin.snapshotExists(snapshot), options.keepSnapshot())) {
+        case KEEP_TO_RESUME ->
+            removed.add(
+                "kept the snapshot "
+                    + snapshot
+                    + ": the same command loads the rest and verifies against it");
+        case KEEP_AS_ASKED -> removed.add("kept the snapshot " + snapshot + " (--keep-snapshot)");
+        case DELETE -> {
           admin.deleteSnapshot(snapshot);
           deleteQuietly(restoreDir(snapshot));
           removed.add("removed the snapshot " + snapshot);
         }
+        case NONE -> {
+          // nothing to keep or remove
+        }
       }
-      boolean nothingLoaded =
-          current == null
-              || current.state() == RunManifest.State.STARTED
-              || current.state() == RunManifest.State.REFUSED;
-      if (planned.plan().createTarget()
-          && nothingLoaded
-          && admin.exists(options.target())
-          && !admin.hasRows(options.target())) {
+      if (AfterFailure.dropTarget(
+          state,
+          planned.plan().createTarget(),
+          () -> admin.exists(options.target()) && !admin.hasRows(options.target()))) {
         admin.drop(options.target());
         removed.add("dropped the empty target " + options.target() + " it had created");
       }
