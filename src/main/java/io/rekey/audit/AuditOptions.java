@@ -7,6 +7,7 @@ import io.rekey.options.InvalidOptionException;
 import io.rekey.options.Location;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.OptionsBuilder;
 import io.rekey.options.SharedOptions;
 import io.rekey.read.ReadOptions;
 import io.rekey.schema.TableInspector;
@@ -125,6 +126,11 @@ public record AuditOptions(
   public static final OptionDef<Long> BATCH = ReadOptions.BATCH;
 
   /** Every option of {@code audit}, in usage order. */
+  /** Typed options set option by option, validated as a command line's ({@link #from}). */
+  public static OptionsBuilder<AuditOptions> builder() {
+    return new OptionsBuilder<>(declared(), AuditOptions::from);
+  }
+
   public static List<OptionDef<?>> declared() {
     return List.of(
         TABLE,

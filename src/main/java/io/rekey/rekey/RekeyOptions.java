@@ -5,6 +5,7 @@ import io.rekey.keys.KeyMapping;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.OptionsBuilder;
 import io.rekey.options.SharedOptions;
 import io.rekey.read.ReadOptions;
 import io.rekey.run.RunLock;
@@ -98,6 +99,11 @@ public record RekeyOptions(
   public static final OptionDef<Boolean> CREATE_NAMESPACE = TableAdmin.CREATE_NAMESPACE;
 
   /** Every option of {@code rekey}, in usage order. */
+  /** Typed options set option by option, validated as a command line's ({@link #from}). */
+  public static OptionsBuilder<RekeyOptions> builder() {
+    return new OptionsBuilder<>(declared(), RekeyOptions::from);
+  }
+
   public static List<OptionDef<?>> declared() {
     return List.of(
         SOURCE,

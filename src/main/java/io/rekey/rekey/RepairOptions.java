@@ -2,6 +2,7 @@ package io.rekey.rekey;
 
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.OptionsBuilder;
 import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import java.util.ArrayList;
@@ -25,6 +26,11 @@ public record RepairOptions(RekeyOptions rekey, Long until, Long acceptUnmapped)
               + " as of then: a repair that can run while writes go on");
 
   /** Every option of {@code rekey repair}: rekey's, then its own. */
+  /** Typed options set option by option, validated as a command line's ({@link #from}). */
+  public static OptionsBuilder<RepairOptions> builder() {
+    return new OptionsBuilder<>(declared(), RepairOptions::from);
+  }
+
   public static List<OptionDef<?>> declared() {
     List<OptionDef<?>> out = new ArrayList<>(RekeyOptions.declared());
     out.add(UNTIL);

@@ -3,6 +3,7 @@ package io.rekey.rekey;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.OptionsBuilder;
 import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import io.rekey.run.RunState;
@@ -82,6 +83,11 @@ public record SyncOptions(
           .withDefault(3600L);
 
   /** Every option of {@code rekey sync}: rekey's, then its own. */
+  /** Typed options set option by option, validated as a command line's ({@link #from}). */
+  public static OptionsBuilder<SyncOptions> builder() {
+    return new OptionsBuilder<>(declared(), SyncOptions::from);
+  }
+
   public static List<OptionDef<?>> declared() {
     List<OptionDef<?>> out = new ArrayList<>(RekeyOptions.declared());
     out.addAll(

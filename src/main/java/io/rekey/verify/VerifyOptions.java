@@ -3,6 +3,7 @@ package io.rekey.verify;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.OptionsBuilder;
 import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import io.rekey.read.ReadOptions;
@@ -42,6 +43,11 @@ public record VerifyOptions(
               + " sides: a check that can run while writes go on");
 
   /** Every option of {@code verify}: rekey's table, key and read options. */
+  /** Typed options set option by option, validated as a command line's ({@link #from}). */
+  public static OptionsBuilder<VerifyOptions> builder() {
+    return new OptionsBuilder<>(declared(), VerifyOptions::from);
+  }
+
   public static List<OptionDef<?>> declared() {
     return List.of(
         SharedOptions.SOURCE,

@@ -8,7 +8,7 @@ import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.InMemoryCluster;
 import io.rekey.keys.KeyText;
 import io.rekey.options.InvalidOptionException;
-import io.rekey.options.OptionValues;
+import io.rekey.options.OptionsBuilder;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -42,23 +42,21 @@ class RekeyPlannerTest {
     return c;
   }
 
-  static RekeyOptions options(String targetKey, String... more) {
-    return optionsInto("dst", SOURCE_KEY, targetKey, more);
+  /** Options from src into dst with the source key of the rows, and {@code targetKey}. */
+  static OptionsBuilder<RekeyOptions> into(String targetKey) {
+    return into("dst", SOURCE_KEY, targetKey);
   }
 
-  /** Options from src into {@code target}, as a command line gives them. */
-  static RekeyOptions optionsInto(
-      String target, String sourceKey, String targetKey, String... more) {
-    OptionValues v =
-        OptionValues.empty()
-            .with("source", "src")
-            .with("target", target)
-            .with("source-key", sourceKey)
-            .with("target-key", targetKey);
-    for (int i = 0; i < more.length; i += 2) {
-      v = v.with(more[i], more[i + 1]);
-    }
-    return RekeyOptions.from(v.validate(RekeyOptions.declared()));
+  static OptionsBuilder<RekeyOptions> into(String target, String sourceKey, String targetKey) {
+    return RekeyOptions.builder()
+        .set(RekeyOptions.SOURCE, "src")
+        .set(RekeyOptions.TARGET, target)
+        .set(RekeyOptions.SOURCE_KEY, sourceKey)
+        .set(RekeyOptions.TARGET_KEY, targetKey);
+  }
+
+  static RekeyOptions options(String targetKey) {
+    return into(targetKey).build();
   }
 
   static RekeyPlan plan(InMemoryCluster cluster, int cores, RekeyOptions options) {
@@ -75,7 +73,10 @@ class RekeyPlannerTest {
       int buckets, int perBucket, int regions) {
     String layout = "salt(" + buckets + ", user) + user + reverse_ts(ts) + order";
     RekeyPlan plan =
-        plan(source(50), 2, options(layout, "splits-per-bucket", String.valueOf(perBucket)));
+        plan(
+            source(50),
+            2,
+            into(layout).set(RekeyOptions.SPLITS_PER_BUCKET, (long) perBucket).build());
     assertThat(plan.targetRegions()).isEqualTo(regions);
     assertThat(plan.createTarget()).isTrue();
     assertThat(plan.splitPoints()).isSortedAccordingTo(RekeyPlannerTest::compare);
@@ -84,7 +85,8 @@ class RekeyPlannerTest {
   @ParameterizedTest(name = "{0} sampled rows, --regions {1}: {2} regions")
   @CsvSource({"35, 16, 3", "500, 16, 16", "500, 4, 4", "5, 16, 1", "0, 16, 1"})
   void anUnsaltedLayoutIsSplitAtQuantilesOfASampleOfNewKeys(int rows, int asked, int regions) {
-    RekeyPlan plan = plan(source(rows), 2, options(UNSALTED, "regions", String.valueOf(asked)));
+    RekeyPlan plan =
+        plan(source(rows), 2, into(UNSALTED).set(RekeyOptions.REGIONS, (long) asked).build());
     assertThat(plan.targetRegions()).isEqualTo(regions);
     assertThat(plan.splitPoints())
         .isSortedAccordingTo(RekeyPlannerTest::compare)
@@ -94,7 +96,10 @@ class RekeyPlannerTest {
   @Test
   void aHashedLayoutIsSplitEvenlyWithoutASample() {
     RekeyPlan plan =
-        plan(source(0), 2, options("hash(user, bytes=2) + user + order", "regions", "4"));
+        plan(
+            source(0),
+            2,
+            into("hash(user, bytes=2) + user + order").set(RekeyOptions.REGIONS, 4L).build());
     assertThat(plan.splitPoints()).extracting(KeyText::hex).containsExactly("4000", "8000", "c000");
   }
 
@@ -110,7 +115,8 @@ class RekeyPlannerTest {
 
   @Test
   void aLiveScanTakesNoSnapshotAndARawReadSaysSo() {
-    RekeyPlan plan = plan(source(20), 2, options(SALTED, "live-scan", "true", "raw", "true"));
+    RekeyPlan plan =
+        plan(source(20), 2, into(SALTED).set(RekeyOptions.LIVE_SCAN).set(RekeyOptions.RAW).build());
     assertThat(plan.snapshot()).isNull();
     assertThat(plan.read()).isEqualTo("live-scan, raw (delete markers and hidden cells too)");
   }
@@ -118,7 +124,7 @@ class RekeyPlannerTest {
   @Test
   void theRunDirectoryIsUnderTheGivenStagingNamedForBothTables() {
     InMemoryCluster c = source(5).namespace("ns");
-    RekeyOptions o = optionsInto("ns:dst", SOURCE_KEY, SALTED, "staging", "/stage");
+    RekeyOptions o = into("ns:dst", SOURCE_KEY, SALTED).set(RekeyOptions.STAGING, "/stage").build();
     assertThat(plan(c, 2, o).runDir()).isEqualTo("file:/stage/ns_dst-from-src");
   }
 
@@ -157,7 +163,7 @@ class RekeyPlannerTest {
   @Test
   void aKeyBoundToAFamilyTheSourceLacksIsRefused() {
     RekeyOptions o =
-        optionsInto("dst", "text: ts:long + '_' + order ; sender = x:sender", "sender + order");
+        into("dst", "text: ts:long + '_' + order ; sender = x:sender", "sender + order").build();
     assertThatThrownBy(() -> plan(source(5), 2, o))
         .isInstanceOf(RekeyException.class)
         .hasMessage("the source key binds sender to x:sender, but src has no family 'x'");
@@ -165,7 +171,7 @@ class RekeyPlannerTest {
 
   @Test
   void aNewTargetInAMissingNamespaceIsRefusedUnlessItMayBeCreated() {
-    RekeyOptions refused = optionsInto("nowhere:dst", SOURCE_KEY, SALTED);
+    RekeyOptions refused = into("nowhere:dst", SOURCE_KEY, SALTED).build();
     assertThatThrownBy(() -> plan(source(5), 2, refused))
         .isInstanceOf(InvalidOptionException.class)
         .hasMessageContaining("--target is 'nowhere:dst'")
@@ -173,7 +179,7 @@ class RekeyPlannerTest {
         .hasMessageContaining("--create-namespace");
 
     RekeyOptions allowed =
-        optionsInto("nowhere:dst", SOURCE_KEY, SALTED, "create-namespace", "true");
+        into("nowhere:dst", SOURCE_KEY, SALTED).set(RekeyOptions.CREATE_NAMESPACE).build();
     assertThat(plan(source(5), 2, allowed).createTarget()).isTrue();
   }
 
@@ -181,7 +187,10 @@ class RekeyPlannerTest {
   @CsvSource({"2, 0, 1", "8, 0, 2", "16, 0, 4", "200, 0, 16", "2, 3, 3"})
   void writerTasksPerRegionComeFromTheCoresUnlessGiven(int cores, int given, int tasks) {
     RekeyPlan plan =
-        plan(source(5), cores, options(SALTED, "tasks-per-region", String.valueOf(given)));
+        plan(
+            source(5),
+            cores,
+            into(SALTED).set(RekeyOptions.TASKS_PER_REGION, (long) given).build());
     assertThat(plan.tasksPerRegion()).isEqualTo(tasks);
   }
 
@@ -213,7 +222,9 @@ class RekeyPlannerTest {
     RekeyPlan checked = plan(source(5), 2, options("user + order"));
     assertThat(checked.injectivity().injective()).isFalse();
     assertThat(checked.collisionCheck()).isTrue();
-    assertThat(plan(source(5), 2, options("user + order", "allow-merge", "true")).collisionCheck())
+    assertThat(
+            plan(source(5), 2, into("user + order").set(RekeyOptions.ALLOW_MERGE).build())
+                .collisionCheck())
         .isFalse();
     assertThat(plan(source(5), 2, options(SALTED)).collisionCheck()).isFalse();
   }
