@@ -177,6 +177,15 @@ public final class YarnAdmission {
       return Optional.empty();
     }
     String[] lines = diagnostics.substring(stderr).split("\\n");
+    if (diagnostics.contains("Could not create the Java Virtual Machine")) {
+      // The JVM itself refused to start: its first line says why.
+      for (String line : lines) {
+        String l = line.strip();
+        if (!l.isEmpty() && !l.startsWith("Last ") && !l.startsWith("Picked up ")) {
+          return Optional.of(l);
+        }
+      }
+    }
     for (int i = 0; i < lines.length; i++) {
       String l = lines[i].strip();
       if (l.startsWith("at ") || l.startsWith("Last ") || l.isEmpty()) {

@@ -57,7 +57,8 @@ class YarnAdmissionTest {
           + " prelaunch.err.\n"
           + "Last 4096 bytes of prelaunch.err :\n"
           + "Last 4096 bytes of stderr :\n"
-          + "Unrecognized VM option 'NoSuchRekeyOption'\n"
+          + "Picked up JAVA_TOOL_OPTIONS: -Xss1k\n"
+          + "The Java thread stack size specified is too small. Specify at least 136k\n"
           + "Error: Could not create the Java Virtual Machine.\n"
           + "Error: A fatal exception has occurred. Program will exit.\n\n\n"
           + "For more detailed output, check the application tracking page:"
@@ -70,7 +71,8 @@ class YarnAdmissionTest {
     assertThat(YarnAdmission.amFailure("application_1765000000000_0007", AM_EXITED))
         .contains(
             "the ApplicationMaster of application_1765000000000_0007 exited with exit code 1"
-                + " before it registered: Unrecognized VM option 'NoSuchRekeyOption' (its log:"
+                + " before it registered: The Java thread stack size specified is too small. Specify at"
+                + " least 136k (its log:"
                 + " yarn logs -applicationId application_1765000000000_0007)");
   }
 
@@ -78,7 +80,8 @@ class YarnAdmissionTest {
   void aLoggedExceptionInTheAmsStderrLosesItsLogPrefix() {
     String kerberos =
         AM_EXITED.replace(
-            "Unrecognized VM option 'NoSuchRekeyOption'\n"
+            "Picked up JAVA_TOOL_OPTIONS: -Xss1k\n"
+                + "The Java thread stack size specified is too small. Specify at least 136k\n"
                 + "Error: Could not create the Java Virtual Machine.\n"
                 + "Error: A fatal exception has occurred. Program will exit.\n",
             "26/12/06 02:40:10 INFO SignalUtils: Registering signal handler for TERM\n"
