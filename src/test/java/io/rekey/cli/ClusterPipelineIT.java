@@ -358,13 +358,13 @@ class ClusterPipelineIT {
               "--conf",
               // The AM's environment: the test's own spark.yarn.am.extraJavaOptions stay as they
               // are.
-              "spark.yarn.appMasterEnv.JAVA_TOOL_OPTIONS=-Xss1k");
+              "spark.yarn.appMasterEnv.JAVA_TOOL_OPTIONS=-javaagent:/no/such/agent.jar");
       assertThat(lastLine(amFails))
           .as(amFails.output())
           .startsWith("error: the ApplicationMaster of application_")
           .contains(
-              "exited with exit code 1 before it registered: The Java thread stack size specified"
-                  + " is too small",
+              "before it registered: Error opening zip file or JAR manifest missing :"
+                  + " /no/such/agent.jar",
               "yarn logs -applicationId application_")
           .doesNotContain("--executor-memory");
     }

@@ -45,45 +45,49 @@ class YarnAdmissionTest {
     assertThat(conf.get("spark.master")).isNull();
   }
 
-  /** What a ResourceManager of Hadoop 3 says of an application whose AM's JVM would not start. */
+  /**
+   * What Hadoop 3.3's ResourceManager said of an application whose AM could not load its Java agent
+   * (JAVA_TOOL_OPTIONS=-javaagent:/no/such/agent.jar), on the pseudo-cluster.
+   */
   static final String AM_EXITED =
-      "Application application_1765000000000_0007 failed 1 times due to AM Container for"
-          + " appattempt_1765000000000_0007_000001 exited with  exitCode: 1\n"
-          + "Failing this attempt.Diagnostics: [2026-12-06 02:40:11.201]Exception from"
-          + " container-launch.\n"
-          + "Container id: container_1765000000000_0007_01_000001\n"
-          + "Exit code: 1\n\n"
-          + "[2026-12-06 02:40:11.203]Container exited with a non-zero exit code 1. Error file:"
-          + " prelaunch.err.\n"
-          + "Last 4096 bytes of prelaunch.err :\n"
-          + "Last 4096 bytes of stderr :\n"
-          + "Picked up JAVA_TOOL_OPTIONS: -Xss1k\n"
-          + "The Java thread stack size specified is too small. Specify at least 136k\n"
-          + "Error: Could not create the Java Virtual Machine.\n"
-          + "Error: A fatal exception has occurred. Program will exit.\n\n\n"
-          + "For more detailed output, check the application tracking page:"
-          + " http://rm:8088/cluster/app/application_1765000000000_0007 Then click on links to"
-          + " logs of each attempt.\n"
-          + ". Failing the application.";
+      "Application application_1796525475966_0004 failed 1 times (global limit =2; local limit is"
+          + " =1) due to AM Container for appattempt_1796525475966_0004_000001 exited with "
+          + " exitCode: 1\nFailing this attempt.Diagnostics: [2026-12-06 02:53:51.754]Exception from"
+          + " container-launch.\nContainer id: container_1796525475966_0004_01_000001\nExit code:"
+          + " 1\n\n[2026-12-06 02:53:51.757]Container exited with a non-zero exit code 1. Error file:"
+          + " prelaunch.err.\nLast 4096 bytes of prelaunch.err :\nLast 4096 bytes of stderr"
+          + " :\nPicked up JAVA_TOOL_OPTIONS: -javaagent:/no/such/agent.jar\nError opening zip file"
+          + " or JAR manifest missing : /no/such/agent.jar\n\n\nFor more detailed output, check the"
+          + " application tracking page:"
+          + " http://localhost:23016/cluster/app/application_1796525475966_0004 Then click on links"
+          + " to logs of each attempt.\n. Failing the application.";
+
+  /** The same of an AM whose JVM would not start (JAVA_TOOL_OPTIONS=-Xss1k). */
+  static final String JVM_REFUSED =
+      AM_EXITED.replace(
+          "Picked up JAVA_TOOL_OPTIONS: -javaagent:/no/such/agent.jar\nError opening zip file"
+              + " or JAR manifest missing : /no/such/agent.jar\n",
+          "Picked up JAVA_TOOL_OPTIONS: -Xss1k\nError: Could not create the Java Virtual"
+              + " Machine.\nError: A fatal exception has occurred. Program will exit.\n");
 
   @Test
   void anApplicationMasterThatExitedBeforeRegisteringIsExplainedByItsOwnFirstError() {
-    assertThat(YarnAdmission.amFailure("application_1765000000000_0007", AM_EXITED))
+    assertThat(YarnAdmission.amFailure("application_1796525475966_0004", AM_EXITED))
         .contains(
-            "the ApplicationMaster of application_1765000000000_0007 exited with exit code 1"
-                + " before it registered: The Java thread stack size specified is too small. Specify at"
-                + " least 136k (its log:"
-                + " yarn logs -applicationId application_1765000000000_0007)");
+            "the ApplicationMaster of application_1796525475966_0004 exited with exit code 1"
+                + " before it registered: Error opening zip file or JAR manifest missing :"
+                + " /no/such/agent.jar (its log: yarn logs -applicationId"
+                + " application_1796525475966_0004)");
+    assertThat(YarnAdmission.amFailure("application_1796525475966_0004", JVM_REFUSED).orElseThrow())
+        .contains("before it registered: Error: Could not create the Java Virtual Machine.");
   }
 
   @Test
   void aLoggedExceptionInTheAmsStderrLosesItsLogPrefix() {
     String kerberos =
         AM_EXITED.replace(
-            "Picked up JAVA_TOOL_OPTIONS: -Xss1k\n"
-                + "The Java thread stack size specified is too small. Specify at least 136k\n"
-                + "Error: Could not create the Java Virtual Machine.\n"
-                + "Error: A fatal exception has occurred. Program will exit.\n",
+            "Picked up JAVA_TOOL_OPTIONS: -javaagent:/no/such/agent.jar\nError opening zip file"
+                + " or JAR manifest missing : /no/such/agent.jar\n",
             "26/12/06 02:40:10 INFO SignalUtils: Registering signal handler for TERM\n"
                 + "26/12/06 02:40:11 ERROR ApplicationMaster: Uncaught exception: \n"
                 + "java.lang.IllegalArgumentException: Can't get Kerberos realm\n"
