@@ -356,13 +356,14 @@ class ClusterPipelineIT {
               "--conf",
               "spark.yarn.maxAppAttempts=1",
               "--conf",
-              // The AM's environment: the test's own spark.yarn.am.extraJavaOptions stay as they
-              // are.
+              // A Java agent the AM's host does not have, set through the AM's environment (the
+              // test's own spark.yarn.am.extraJavaOptions stay as they are).
               "spark.yarn.appMasterEnv.JAVA_TOOL_OPTIONS=-javaagent:/no/such/agent.jar");
       assertThat(lastLine(amFails))
           .as(amFails.output())
-          .startsWith("error: the ApplicationMaster of application_")
+          .startsWith("error: ")
           .contains(
+              "the ApplicationMaster of application_",
               "before it registered: Error opening zip file or JAR manifest missing :"
                   + " /no/such/agent.jar",
               "yarn logs -applicationId application_")
