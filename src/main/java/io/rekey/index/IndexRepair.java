@@ -85,14 +85,14 @@ final class IndexRepair {
         Tuple2<String, Tuple3<String, Long, String>> f = findings.next();
         ScrutinyKind kind = ScrutinyKind.of(f._1());
         if (kind == ScrutinyKind.UNTRACKED) {
-          records.add(IndexScrutinyJob.bytes(f._2()._1()));
+          records.add(ScrutinyPlan.bytes(f._2()._1()));
           if (records.size() >= MUTATION_BATCH) {
             writeRecords(records);
             records.clear();
           }
           continue;
         }
-        byte[] indexKey = IndexScrutinyJob.bytes(f._2()._1());
+        byte[] indexKey = ScrutinyPlan.bytes(f._2()._1());
         long newest = f._2()._2();
         if (kind == ScrutinyKind.MISSING || kind == ScrutinyKind.STALE) {
           byte[] sourceKey;
@@ -106,7 +106,7 @@ final class IndexRepair {
             out.mutate(new Delete(indexKey).addFamily(family, newest));
           }
           rewrite.merge(
-              IndexScrutinyJob.text(sourceKey),
+              ScrutinyPlan.text(sourceKey),
               kind == ScrutinyKind.STALE ? newest + 1 : Long.MIN_VALUE,
               Math::max);
           if (rewrite.size() >= MUTATION_BATCH) {
@@ -170,7 +170,7 @@ final class IndexRepair {
       }
       List<Get> gets = new ArrayList<>();
       for (String k : sourceKeys.keySet()) {
-        gets.add(entries.current(IndexScrutinyJob.bytes(k)));
+        gets.add(entries.current(ScrutinyPlan.bytes(k)));
       }
       try (Table source = connection.getTable(definition.source())) {
         for (Result r : source.get(gets)) {
@@ -179,8 +179,7 @@ final class IndexRepair {
           }
           long at =
               Math.max(
-                  stamp,
-                  sourceKeys.getOrDefault(IndexScrutinyJob.text(r.getRow()), Long.MIN_VALUE));
+                  stamp, sourceKeys.getOrDefault(ScrutinyPlan.text(r.getRow()), Long.MIN_VALUE));
           try {
             for (Put p : entries.puts(r, at)) {
               out.mutate(p);

@@ -3,34 +3,25 @@ package io.rekey.index;
 import io.rekey.common.Json;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.KeyReject;
-import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
 import io.rekey.run.RunRecord;
 import io.rekey.run.RunState;
 import io.rekey.spark.JobContext;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.client.Connection;
-import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.TableDescriptor;
-import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.api.java.Optional;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 import scala.Tuple3;
@@ -64,14 +55,12 @@ import scala.Tuple3;
  * exact on their own; a repair mends what they cannot see: writes stamped below the watermark, an
  * index built over an older one, lost cells.
  *
- * <p>The comparison is one Spark plan (expected entries from the source, present ones from the
- * index, joined and classified) whose steps share the definition and the kinds above; the row
- * records' check is {@link RowRecordCheck}, the repair it feeds {@link IndexRepair}.
+ * <p>The comparison is one Spark plan ({@link ScrutinyPlan}: expected entries from the source,
+ * present ones from the index, joined and classified into the kinds above); the row records' check
+ * is {@link RowRecordCheck}, the repair it feeds {@link IndexRepair}. This class holds the lock,
+ * the read, the counts and examples, and the result.
  */
 public final class IndexScrutinyJob {
-  private static final String VALID = ScrutinyKind.VALID.label();
-  private static final String UNEXPECTED = ScrutinyKind.UNEXPECTED.label();
-  private static final String FOREIGN = ScrutinyKind.FOREIGN.label();
 
   /** The kinds whose examples the result shows, in its order. */
   private static final List<ScrutinyKind> EXAMPLES_ORDER =
@@ -140,9 +129,6 @@ public final class IndexScrutinyJob {
       long started,
       long t0) {
     IndexEntries entries = new IndexEntries(definition);
-    IndexKey key = definition.key();
-    byte[] family = Bytes.toBytes(definition.family());
-    byte[] marker = Bytes.toBytes(IndexDefinition.MARKER);
     // Every source row, those without any of the index's columns too: the source row count is
     // the table's.
     Scan scan = entries.restrictCountingEveryRow(new Scan().setCacheBlocks(false).setCaching(500));
@@ -157,156 +143,25 @@ public final class IndexScrutinyJob {
             RunFiles.staging(conf, staging),
             "scrutiny");
     state.rememberRead(read.snapshot(), read.restoreDir());
-    JavaPairRDD<ImmutableBytesWritable, Result> rows = read.rows();
     sc.setJobGroup(
         "index scrutiny",
         "index scrutiny: " + definition.source() + " against " + definition.indexTable(),
         false);
     try {
-      // Each source row's expected entries and record, and its newest cell's time.
       JavaPairRDD<String, ExpectedRow> bySource =
-          rows.mapToPair(
-                  row -> {
-                    Result r = row._2();
-                    List<IndexEntries.Entry> made;
-                    try {
-                      made = entries.entries(r);
-                    } catch (KeyReject e) {
-                      made = List.of();
-                    }
-                    String covered = covered(entries.cells(r));
-                    long newest = newest(r);
-                    ArrayList<Tuple2<String, ScrutinyEntry>> out = new ArrayList<>(made.size());
-                    List<byte[]> keys = new ArrayList<>(made.size());
-                    for (IndexEntries.Entry e : made) {
-                      out.add(
-                          new Tuple2<>(text(e.key()), new ScrutinyEntry(e.ts(), covered, newest)));
-                      keys.add(e.key());
-                    }
-                    return new Tuple2<>(
-                        text(r.getRow()),
-                        new ExpectedRow(out, text(RowRecord.encode(keys)), newest));
-                  })
-              .persist(StorageLevel.MEMORY_AND_DISK_SER());
-      JavaPairRDD<String, ScrutinyEntry> expected =
-          bySource.flatMapToPair(t -> t._2().entries().iterator());
-      // (index key, (newest cell timestamp, covered values, whether it is this index's entry)),
-      // from every family but the row records'.
-      Scan entriesScan = new Scan().setCacheBlocks(false).setCaching(1000);
-      for (ColumnFamilyDescriptor f : index.getColumnFamilies()) {
-        if (!f.getNameAsString().equals(IndexDefinition.ROWS_FAMILY)) {
-          entriesScan.addFamily(f.getName());
-        }
-      }
-      JavaPairRDD<String, ScrutinyEntry> present =
-          SourceReader.live(sc, conf, definition.indexTable(), entriesScan)
-              .mapToPair(
-                  row -> {
-                    Result r = row._2();
-                    long newest = Long.MIN_VALUE;
-                    List<IndexEntries.EntryCell> cells = new ArrayList<>();
-                    for (Cell c : r.rawCells()) {
-                      // Other families of the table are not the index's; a row with only those
-                      // is foreign.
-                      if (CellUtil.matchingFamily(c, family)) {
-                        newest = Math.max(newest, c.getTimestamp());
-                        cells.add(
-                            new IndexEntries.EntryCell(
-                                CellUtil.cloneQualifier(c), CellUtil.cloneValue(c)));
-                      }
-                    }
-                    boolean ours = r.containsColumn(family, marker) && decodes(key, r.getRow());
-                    return new Tuple2<>(
-                        text(r.getRow()),
-                        ours
-                            ? new ScrutinyEntry(newest, covered(cells), 0)
-                            : ScrutinyEntry.foreign(newest));
-                  });
-      long w = watermark;
-      // (kind, (index key, newest timestamp, detail)) of every entry either side.
-      JavaPairRDD<String, Tuple3<String, Long, String>> oneSide =
-          expected
-              .fullOuterJoin(present.filter(t -> !t._2().foreign()))
-              .mapToPair(
-                  j -> {
-                    Optional<ScrutinyEntry> want = j._2()._1();
-                    Optional<ScrutinyEntry> have = j._2()._2();
-                    if (want.isPresent() && have.isPresent()) {
-                      ScrutinyKind kind = ScrutinyKind.ofBoth(want.get(), have.get(), w);
-                      String detail =
-                          kind == ScrutinyKind.VALID
-                              ? ""
-                              : "covered "
-                                  + shown(have.get().covered())
-                                  + ", the source has "
-                                  + shown(want.get().covered());
-                      return new Tuple2<>(
-                          kind.label(), new Tuple3<>(j._1(), have.get().ts(), detail));
-                    }
-                    if (want.isPresent()) {
-                      return new Tuple2<>(
-                          ScrutinyKind.ofExpectedOnly(want.get(), w).label(),
-                          new Tuple3<>(j._1(), want.get().ts(), ""));
-                    }
-                    return new Tuple2<>(UNEXPECTED, new Tuple3<>(j._1(), have.get().ts(), ""));
-                  });
-      // Unexpected entries: invalid when their source row exists, orphan when not.
-      JavaPairRDD<String, Tuple3<String, Long, String>> unexpected =
-          oneSide
-              .filter(t -> t._1().equals(UNEXPECTED))
-              .mapToPair(
-                  t -> new Tuple2<>(text(key.decode(bytes(t._2()._1())).sourceKey()), t._2()));
-      // Each source row's newest cell's time.
-      JavaPairRDD<String, Long> sourceRows = bySource.mapValues(ExpectedRow::newest);
+          ScrutinyPlan.expected(read.rows(), entries).persist(StorageLevel.MEMORY_AND_DISK_SER());
       JavaPairRDD<String, Tuple3<String, Long, String>> classified =
-          oneSide
-              .filter(t -> !t._1().equals(UNEXPECTED))
-              .union(
-                  unexpected
-                      .cogroup(sourceRows)
-                      .flatMapToPair(
-                          g -> {
-                            Iterator<Long> row = g._2()._2().iterator();
-                            String kind =
-                                ScrutinyKind.ofUnexpected(row.hasNext() ? row.next() : null, w)
-                                    .label();
-                            List<Tuple2<String, Tuple3<String, Long, String>>> out =
-                                new ArrayList<>();
-                            for (Tuple3<String, Long, String> e : g._2()._1()) {
-                              out.add(new Tuple2<>(kind, e));
-                            }
-                            return out.iterator();
-                          }))
-              .union(RowRecordCheck.untracked(sc, conf, definition, bySource, w))
-              .union(
-                  present
-                      .filter(t -> t._2().foreign())
-                      .mapToPair(t -> new Tuple2<>(FOREIGN, new Tuple3<>(t._1(), t._2().ts(), ""))))
+          ScrutinyPlan.classify(
+                  sc,
+                  conf,
+                  definition,
+                  bySource,
+                  ScrutinyPlan.present(sc, conf, definition, index),
+                  watermark)
               .persist(StorageLevel.MEMORY_AND_DISK_SER());
-      Map<ScrutinyKind, Long> counts = new EnumMap<>(ScrutinyKind.class);
-      for (ScrutinyKind kind : ScrutinyKind.values()) {
-        counts.put(kind, 0L);
-      }
-      classified.countByKey().forEach((k, v) -> counts.put(ScrutinyKind.of(k), v));
+      Map<ScrutinyKind, Long> counts = counts(classified);
       long sourceRowCount = bySource.count();
-      Map<String, List<String>> examples = new LinkedHashMap<>();
-      for (ScrutinyKind kind : EXAMPLES_ORDER) {
-        if (counts.get(kind) == 0 || samples == 0) {
-          continue;
-        }
-        List<String> lines = new ArrayList<>();
-        String label = kind.label();
-        for (Tuple2<String, Tuple3<String, Long, String>> t :
-            classified.filter(c -> c._1().equals(label)).take(samples)) {
-          String detail = t._2()._3();
-          String what =
-              kind == ScrutinyKind.UNTRACKED
-                  ? "source row " + Bytes.toStringBinary(bytes(t._2()._1()))
-                  : describe(bytes(t._2()._1()));
-          lines.add(what + (detail.isEmpty() ? "" : ": " + detail));
-        }
-        examples.put(label, lines);
-      }
+      Map<String, List<String>> examples = examples(classified, counts, samples);
       long written = 0;
       long deleted = 0;
       if (repair) {
@@ -349,53 +204,45 @@ public final class IndexScrutinyJob {
     }
   }
 
-  /** Whether the layout reads the key back. */
-  private static boolean decodes(IndexKey key, byte[] indexKey) {
-    try {
-      key.decode(indexKey);
-      return true;
-    } catch (KeyReject | RuntimeException e) {
-      return false;
-    }
-  }
-
-  /** An entry's covered cells (the marker aside) as one text, in qualifier order. */
-  private static String covered(List<IndexEntries.EntryCell> cells) {
-    List<String> parts = new ArrayList<>();
-    for (IndexEntries.EntryCell c : cells) {
-      String q = text(c.qualifier());
-      if (!q.equals(IndexDefinition.MARKER)) {
-        parts.add(q + "\u0000" + text(c.value()));
-      }
-    }
-    java.util.Collections.sort(parts);
-    return String.join("\u0001", parts);
-  }
-
-  /** {@link #covered} for people: {@code m:subject='hello'}, or {@code nothing}. */
-  private static String shown(String covered) {
-    if (covered.isEmpty()) {
-      return "nothing";
-    }
-    List<String> out = new ArrayList<>();
-    for (String part : covered.split("\u0001")) {
-      String[] qv = part.split("\u0000", 2);
-      out.add(Bytes.toStringBinary(bytes(qv[0])) + "='" + Bytes.toStringBinary(bytes(qv[1])) + "'");
-    }
-    return String.join(", ", out);
-  }
-
-  /** The newest timestamp among the cells of a source row read, or 0 when it has none. */
-  private static long newest(Result r) {
-    long newest = 0;
-    for (Cell c : r.rawCells()) {
-      newest = Math.max(newest, c.getTimestamp());
-    }
-    return newest;
-  }
-
   private static double seconds(long since) {
     return Math.round((System.nanoTime() - since) / 1e7) / 100.0;
+  }
+
+  /** How many of each kind, every kind named (0 when none). */
+  private static Map<ScrutinyKind, Long> counts(
+      JavaPairRDD<String, Tuple3<String, Long, String>> classified) {
+    Map<ScrutinyKind, Long> counts = new EnumMap<>(ScrutinyKind.class);
+    for (ScrutinyKind kind : ScrutinyKind.values()) {
+      counts.put(kind, 0L);
+    }
+    classified.countByKey().forEach((k, v) -> counts.put(ScrutinyKind.of(k), v));
+    return counts;
+  }
+
+  /** Up to {@code samples} examples of each kind found, for people, in the result's order. */
+  private Map<String, List<String>> examples(
+      JavaPairRDD<String, Tuple3<String, Long, String>> classified,
+      Map<ScrutinyKind, Long> counts,
+      int samples) {
+    Map<String, List<String>> examples = new LinkedHashMap<>();
+    for (ScrutinyKind kind : EXAMPLES_ORDER) {
+      if (counts.get(kind) == 0 || samples == 0) {
+        continue;
+      }
+      List<String> lines = new ArrayList<>();
+      String label = kind.label();
+      for (Tuple2<String, Tuple3<String, Long, String>> t :
+          classified.filter(c -> c._1().equals(label)).take(samples)) {
+        String detail = t._2()._3();
+        String what =
+            kind == ScrutinyKind.UNTRACKED
+                ? "source row " + Bytes.toStringBinary(ScrutinyPlan.bytes(t._2()._1()))
+                : describe(ScrutinyPlan.bytes(t._2()._1()));
+        lines.add(what + (detail.isEmpty() ? "" : ": " + detail));
+      }
+      examples.put(label, lines);
+    }
+    return examples;
   }
 
   private String describe(byte[] indexKey) {
@@ -415,14 +262,5 @@ public final class IndexScrutinyJob {
     } catch (KeyReject r) {
       return Bytes.toStringBinary(indexKey) + " (not a key of this index's layout: " + r + ")";
     }
-  }
-
-  /** Bytes as a string of the same length that sorts and compares the same. */
-  static String text(byte[] b) {
-    return new String(b, StandardCharsets.ISO_8859_1);
-  }
-
-  static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.ISO_8859_1);
   }
 }

@@ -44,8 +44,8 @@ final class RowRecordCheck {
                 row -> {
                   Cell c = row._2().rawCells()[0];
                   return new Tuple2<>(
-                      IndexScrutinyJob.text(row._2().getRow()),
-                      IndexScrutinyJob.text(CellUtil.cloneValue(c)));
+                      ScrutinyPlan.text(row._2().getRow()),
+                      ScrutinyPlan.text(CellUtil.cloneValue(c)));
                 });
     return bySource
         .fullOuterJoin(records)
@@ -59,10 +59,10 @@ final class RowRecordCheck {
               }
               String detail =
                   "its record lists "
-                      + RowRecord.decode(IndexScrutinyJob.bytes(have)).size()
+                      + RowRecord.decode(ScrutinyPlan.bytes(have)).size()
                       + " entries, "
                       + (j._2()._1().isPresent()
-                          ? "it gives " + RowRecord.decode(IndexScrutinyJob.bytes(want)).size()
+                          ? "it gives " + RowRecord.decode(ScrutinyPlan.bytes(want)).size()
                           : "the row is gone");
               return List.of(
                       new Tuple2<>(
