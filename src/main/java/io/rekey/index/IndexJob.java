@@ -50,6 +50,7 @@ import org.slf4j.LoggerFactory;
 public final class IndexJob {
   private static final Logger LOG = LoggerFactory.getLogger(IndexJob.class);
 
+  private final JobContext job;
   private final JavaSparkContext sc;
   private final Connection connection;
   private final Configuration conf;
@@ -61,6 +62,7 @@ public final class IndexJob {
   private List<String> warnings = List.of();
 
   private IndexJob(JobContext job, IndexRunOptions options, boolean update) {
+    this.job = job;
     this.sc = job.sc();
     this.connection = job.connection();
     this.conf = job.conf();
@@ -161,7 +163,7 @@ public final class IndexJob {
         refuseAbsentColumn(written.stats());
       }
       t2 = System.nanoTime();
-      stored = new IndexLoad(sc, conf, definition, runDir()).load(written);
+      stored = new IndexLoad(job, definition, runDir()).load(written);
     } catch (RekeyException e) {
       throw dropEmptyCreatedTable(table, e);
     }
@@ -274,7 +276,7 @@ public final class IndexJob {
             "index")) {
       state.rememberRead(read.snapshot(), read.restoreDir());
       IndexLoad.Written written =
-          new IndexLoad(sc, conf, definition, runDir())
+          new IndexLoad(job, definition, runDir())
               .write(
                   read,
                   windowFrom != null,

@@ -5,6 +5,8 @@ import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.keys.KeyReject;
 import io.rekey.read.TableRead;
 import io.rekey.run.RunFiles;
+import io.rekey.spark.Faults;
+import io.rekey.spark.JobContext;
 import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
 import io.rekey.write.BulkLoader;
@@ -56,13 +58,14 @@ public final class IndexLoad {
 
   private final JavaSparkContext sc;
   private final Configuration conf;
+  private final Faults faults;
   private final IndexDefinition definition;
   private final Path runDir;
 
-  public IndexLoad(
-      JavaSparkContext sc, Configuration conf, IndexDefinition definition, Path runDir) {
-    this.sc = sc;
-    this.conf = conf;
+  public IndexLoad(JobContext job, IndexDefinition definition, Path runDir) {
+    this.sc = job.sc();
+    this.conf = job.conf();
+    this.faults = job.faults();
     this.definition = definition;
     this.runDir = runDir;
   }
@@ -265,7 +268,7 @@ public final class IndexLoad {
    * A new run's engine: its own id, so its files are told apart from earlier runs' in the store.
    */
   private WriteEngine engine() {
-    return new WriteEngine(conf, runDir, UUID.randomUUID().toString());
+    return new WriteEngine(conf, faults, runDir, UUID.randomUUID().toString());
   }
 
   /**
@@ -391,7 +394,7 @@ public final class IndexLoad {
     BulkLoader.Loaded stored = null;
     if (written.ledger() != null && !written.ledger().entries().isEmpty()) {
       stored =
-          new WriteEngine(conf, runDir, written.ledger().runId())
+          new WriteEngine(conf, faults, runDir, written.ledger().runId())
               .load(
                   destination(written.table(), written.tasksPerRegion()),
                   written.ledger(),

@@ -11,6 +11,7 @@ import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
 import io.rekey.run.RunState;
 import io.rekey.security.DelegationTokens;
+import io.rekey.spark.Faults;
 import io.rekey.spark.JobContext;
 import io.rekey.spark.ProgressReporter;
 import io.rekey.spark.RejectLimit;
@@ -68,6 +69,7 @@ public final class RekeyJob {
   private final JavaSparkContext sc;
   private final Connection connection;
   private final Configuration conf;
+  private final Faults faults;
   private final RekeyOptions options;
   private final RekeyPlanner.Planned planned;
   private final Path runDir;
@@ -83,6 +85,7 @@ public final class RekeyJob {
     this.sc = job.sc();
     this.connection = job.connection();
     this.conf = job.conf();
+    this.faults = job.faults();
     this.options = options;
     this.planned = planned;
     this.runDir = new Path(planned.plan().runDir());
@@ -379,7 +382,7 @@ public final class RekeyJob {
             rejectedSoFar);
     JavaPairRDD<byte[], byte[]> mapped =
         JavaPairRDD.fromJavaRDD(source.mapPartitionsWithIndex(mapper, true));
-    WriteEngine engine = new WriteEngine(conf, runDir, manifest.runId());
+    WriteEngine engine = new WriteEngine(conf, faults, runDir, manifest.runId());
     sc.setJobGroup(
         "rekey",
         "rekey: read "
@@ -465,7 +468,7 @@ public final class RekeyJob {
             "the run " + runDir + " is WRITTEN but has no ledger; delete it and run again");
       }
       BulkLoader.Loaded loaded =
-          new WriteEngine(conf, runDir, manifest.runId())
+          new WriteEngine(conf, faults, runDir, manifest.runId())
               .load(destination(), ledger, manifest.cellsWritten());
       RunManifest done = manifest.loaded(loaded.stored());
       done.write(conf, runDir);

@@ -344,7 +344,7 @@ public final class SyncJob {
     SyncOptions.Write how = options.write();
     WriteStats written;
     WriteEngine.Committed committed = null;
-    WriteEngine engine = new WriteEngine(conf, runDir, UUID.randomUUID().toString());
+    WriteEngine engine = new WriteEngine(conf, job.faults(), runDir, UUID.randomUUID().toString());
     WriteEngine.Destination destination = null;
     try {
       if (how == SyncOptions.Write.AUTO) {

@@ -3,6 +3,7 @@ package io.rekey.write;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.run.RunFiles;
+import io.rekey.spark.Faults;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -79,6 +80,7 @@ public final class BulkLoader {
    */
   public static Loaded load(
       Configuration conf,
+      Faults faults,
       TableName table,
       Path run,
       Ledger ledger,
@@ -122,7 +124,7 @@ public final class BulkLoader {
             attempts);
         PacedLoad paced = new PacedLoad(c, table, run, ledger);
         try {
-          FaultHook.at(FaultHook.Point.BEFORE_LOAD, -1, attempt);
+          faults.inject(Faults.Point.BEFORE_LOAD, -1, attempt);
           ledger = paced.load(pending);
           pacing = pacing.plus(paced.pacing());
           last = null;

@@ -63,7 +63,6 @@ public final class HFileCommit {
           entries.add(Ledger.Entry.of(f));
         }
       }
-      FaultHook.at(FaultHook.Point.AFTER_COMMIT, -1, 0);
       Ledger ledger = new Ledger(runId, since == Long.MAX_VALUE ? 0 : since, 0, entries);
       ledger.write(conf, run);
       // Every attempt's directory: the committed files are out of it, the rest is other attempts'.

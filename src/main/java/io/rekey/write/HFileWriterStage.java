@@ -3,6 +3,7 @@ package io.rekey.write;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.run.RunFiles;
+import io.rekey.spark.Faults;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -42,11 +43,13 @@ public final class HFileWriterStage
   private final ShippedConfiguration conf;
   private final boolean valuesCarryOldRows;
   private final String runId;
+  private final Faults faults;
 
   /**
    * @param runId the run's id in the ledger, with which every file is tagged
    * @param valuesCarryOldRows the pairs carry their cells' old rows (else null): check that no new
    *     row comes from two old rows
+   * @param faults where a fault test breaks the writers
    */
   public HFileWriterStage(
       String runDir,
@@ -55,7 +58,9 @@ public final class HFileWriterStage
       List<FamilySettings> families,
       long maxFileBytes,
       boolean valuesCarryOldRows,
-      ShippedConfiguration conf) {
+      ShippedConfiguration conf,
+      Faults faults) {
+    this.faults = faults;
     this.valuesCarryOldRows = valuesCarryOldRows;
     this.runId = runId;
     this.runDir = runDir;
@@ -195,7 +200,7 @@ public final class HFileWriterStage
       if (newRow) {
         if (rowKey != null && !faultChecked) {
           faultChecked = true;
-          FaultHook.at(FaultHook.Point.WRITER_MIDFILE, partition, attemptNumber);
+          faults.inject(Faults.Point.WRITER_MIDFILE, partition, attemptNumber);
         }
         rowKey = record;
         rowOwner = oldRow;
@@ -264,7 +269,7 @@ public final class HFileWriterStage
     for (OpenFile f : open.values()) {
       finished.add(f.close());
     }
-    FaultHook.at(FaultHook.Point.WRITER_FINISHED, partition, attemptNumber);
+    faults.inject(Faults.Point.WRITER_FINISHED, partition, attemptNumber);
     return new WriteStats(partition, count, bytes, finished, collisions, examples);
   }
 

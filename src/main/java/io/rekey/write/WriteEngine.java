@@ -2,6 +2,7 @@ package io.rekey.write;
 
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.spark.Faults;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -16,10 +17,12 @@ import org.apache.spark.api.java.JavaPairRDD;
  * the stored cells counted from the table's store files ({@link BulkLoader}). The jobs make the
  * records and check their own counts; everything from the shuffle to the store files happens here.
  *
+ * @param conf the job's settings, shipped to the writers
+ * @param faults where a fault test breaks the writers or the load ({@link Faults#NONE} outside)
  * @param runDir the run directory (see {@link io.rekey.run.RunFiles})
  * @param runId the run's id: its files are tagged with it
  */
-public record WriteEngine(Configuration conf, Path runDir, String runId) {
+public record WriteEngine(Configuration conf, Faults faults, Path runDir, String runId) {
   /**
    * The table written and how.
    *
@@ -69,7 +72,8 @@ public record WriteEngine(Configuration conf, Path runDir, String runId) {
             to.families(),
             to.maxFileBytes(),
             to.checkCollisions(),
-            shipped);
+            shipped,
+            faults);
     List<WriteStats> perTask =
         records.partitionBy(partitioner).mapPartitionsWithIndex(writer, false).collect();
     WriteStats written = perTask.stream().reduce(WriteStats::plus).orElse(WriteStats.NONE);
@@ -81,6 +85,7 @@ public record WriteEngine(Configuration conf, Path runDir, String runId) {
   public BulkLoader.Loaded load(Destination to, Ledger ledger, long cellsWritten) {
     return BulkLoader.load(
         conf,
+        faults,
         to.table(),
         runDir,
         ledger,

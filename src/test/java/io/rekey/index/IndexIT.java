@@ -8,9 +8,11 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionValues;
 import io.rekey.run.RunState;
+import io.rekey.spark.Faults;
 import io.rekey.spark.JobContext;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.EveryCell;
+import io.rekey.testing.InJvmFaults;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
@@ -147,21 +149,26 @@ class IndexIT {
     return IndexRunOptions.forUpdate(v.validate(IndexRunOptions.declaredForUpdate()));
   }
 
+  /** A job on the mini cluster. */
+  static JobContext job() {
+    return new JobContext(SparkLocal.context(), connection, conf);
+  }
+
   static IndexRunResult runBuild(OptionValues v) {
-    return IndexJob.build(new JobContext(SparkLocal.context(), connection, conf), build(v))
-        .execute();
+    return runBuild(v, Faults.NONE);
+  }
+
+  static IndexRunResult runBuild(OptionValues v, Faults faults) {
+    return IndexJob.build(job().withFaults(faults), build(v)).execute();
   }
 
   static IndexRunResult runUpdate(OptionValues v) {
-    return IndexJob.update(new JobContext(SparkLocal.context(), connection, conf), update(v))
-        .execute();
+    return IndexJob.update(job(), update(v)).execute();
   }
 
   static IndexScrutinyResult scrutiny(OptionValues v, boolean repair) {
     IndexDefinition d = IndexDefinition.from(v.validate(IndexScrutinyOptions.declared()));
-    return new IndexScrutinyJob(
-            new JobContext(SparkLocal.context(), connection, conf), d, false, null)
-        .execute(repair, 10, false);
+    return new IndexScrutinyJob(job(), d, false, null).execute(repair, 10, false);
   }
 
   static IndexLookup lookup(OptionValues v) {
@@ -367,11 +374,7 @@ class IndexIT {
       Thread.sleep(50);
     }
 
-    IndexRunResult u =
-        IndexJob.update(
-                new JobContext(SparkLocal.context(), connection, conf),
-                update(def.with("until", "" + until)))
-            .execute();
+    IndexRunResult u = IndexJob.update(job(), update(def.with("until", "" + until))).execute();
     assertThat(u.windowFrom()).isEqualTo(built.watermarkAfter());
     assertThat(u.counts().rowsRead()).as("only rows with cells in the window").isEqualTo(11);
     assertThat(u.counts().entries()).isEqualTo(11);
@@ -394,11 +397,7 @@ class IndexIT {
       assertThat(withSubject).isEqualTo(288 + 11 - 1);
     }
     // Running the same window again is harmless, and a run with nothing new does nothing.
-    IndexRunResult again =
-        IndexJob.update(
-                new JobContext(SparkLocal.context(), connection, conf),
-                update(def.with("until", "" + until)))
-            .execute();
+    IndexRunResult again = IndexJob.update(job(), update(def.with("until", "" + until))).execute();
     assertThat(again.nothingToDo()).isTrue();
     assertThat(
             new RunState(
@@ -456,9 +455,7 @@ class IndexIT {
         .contains("\"run\":\"update\"", "\"outcome\":\"failed\"", "bulk load")
         .contains("\"watermarkAfter\":" + watermark);
 
-    IndexRunResult rerun =
-        IndexJob.update(new JobContext(SparkLocal.context(), connection, conf), update(window))
-            .execute();
+    IndexRunResult rerun = IndexJob.update(job(), update(window)).execute();
     assertThat(rerun.windowFrom()).isEqualTo(watermark);
     assertThat(rerun.counts().entries()).isEqualTo(2);
     assertThat(state.watermark()).hasValue(now + 100);
@@ -481,16 +478,17 @@ class IndexIT {
       admin.disableTable(TableName.valueOf(index));
       admin.deleteTable(TableName.valueOf(index));
     }
-    io.rekey.write.FaultHook.set(
-        (point, partition, attempt) -> {
-          if (point == io.rekey.write.FaultHook.Point.BEFORE_LOAD) {
-            throw new java.io.IOException("injected: the load fails");
-          }
-        });
+    Faults failingLoad =
+        InJvmFaults.of(
+            (point, partition, attempt) -> {
+              if (point == Faults.Point.BEFORE_LOAD) {
+                throw new java.io.IOException("injected: the load fails");
+              }
+            });
     try {
-      assertThatThrownBy(() -> runBuild(def)).isInstanceOf(RekeyException.class);
+      assertThatThrownBy(() -> runBuild(def, failingLoad)).isInstanceOf(RekeyException.class);
     } finally {
-      io.rekey.write.FaultHook.set(null);
+      InJvmFaults.clear();
     }
     RunState state =
         new RunState(connection, TableName.valueOf("rekey_index_state"), TableName.valueOf(index));

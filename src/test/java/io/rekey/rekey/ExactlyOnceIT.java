@@ -12,13 +12,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.common.RekeyException;
+import io.rekey.spark.Faults;
 import io.rekey.spark.JobContext;
+import io.rekey.testing.InJvmFaults;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.RefuseBulkLoads;
 import io.rekey.testing.TestTables;
 import io.rekey.write.BulkLoader;
-import io.rekey.write.FaultHook;
 import io.rekey.write.Ledger;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,23 +53,23 @@ class ExactlyOnceIT extends OnMiniCluster {
     TableName source = messages("eo_retry_src", 400);
     RekeyOptions options = options("eo_retry_src", "eo_retry_dst", SALTED);
     ConcurrentLinkedQueue<String> attempts = new ConcurrentLinkedQueue<>();
-    FaultHook.set(
-        (point, partition, attempt) -> {
-          if (point == FaultHook.Point.WRITER_MIDFILE) {
-            attempts.add(partition + "/" + attempt);
-            // The first attempt of every other partition dies with its file half written.
-            if (attempt == 0 && partition % 2 == 0) {
-              throw new IllegalStateException("injected: executor lost mid-file");
-            }
-          }
-          if (point == FaultHook.Point.WRITER_FINISHED && attempt == 0 && partition == 1) {
-            // This one dies with its files complete, as a speculative copy that lost would:
-            // the files are whole, and still not the partition's.
-            throw new IllegalStateException("injected: executor lost after writing");
-          }
-        });
-    RekeyResult result = job(options).execute();
-    FaultHook.set(null);
+    Faults faults =
+        InJvmFaults.of(
+            (point, partition, attempt) -> {
+              if (point == Faults.Point.WRITER_MIDFILE) {
+                attempts.add(partition + "/" + attempt);
+                // The first attempt of every other partition dies with its file half written.
+                if (attempt == 0 && partition % 2 == 0) {
+                  throw new IllegalStateException("injected: executor lost mid-file");
+                }
+              }
+              if (point == Faults.Point.WRITER_FINISHED && attempt == 0 && partition == 1) {
+                // This one dies with its files complete, as a speculative copy that lost would:
+                // the files are whole, and still not the partition's.
+                throw new IllegalStateException("injected: executor lost after writing");
+              }
+            });
+    RekeyResult result = job(options, faults).execute();
 
     assertThat(attempts).contains("0/0", "0/1", "1/0", "1/1", "2/0", "2/1");
     assertThat(result.state()).isEqualTo("LOADED");
@@ -102,8 +103,21 @@ class ExactlyOnceIT extends OnMiniCluster {
     org.apache.hadoop.conf.Configuration quick = new org.apache.hadoop.conf.Configuration(conf);
     quick.setInt("hbase.client.retries.number", 3);
     quick.setLong("hbase.client.pause", 50);
-    RekeyPlanner.Planned planned = RekeyJob.plan(new JobContext(sc, connection, quick), options);
-    RekeyJob job = new RekeyJob(new JobContext(sc, connection, quick), options, planned);
+    List<Integer> loadAttempts = new ArrayList<>();
+    JobContext context =
+        new JobContext(sc, connection, quick)
+            .withFaults(
+                InJvmFaults.of(
+                    (point, partition, attempt) -> {
+                      if (point == Faults.Point.BEFORE_LOAD) {
+                        loadAttempts.add(attempt);
+                        if (attempt > 1) {
+                          RefuseBulkLoads.refusals.set(0);
+                        }
+                      }
+                    }));
+    RekeyPlanner.Planned planned = RekeyJob.plan(context, options);
+    RekeyJob job = new RekeyJob(context, options, planned);
     RunManifest written = job.run();
     TableName target = TableName.valueOf("eo_split_dst");
     byte[] splitKey = {0, 'u', 's', 'e', 'r', '5'};
@@ -125,17 +139,6 @@ class ExactlyOnceIT extends OnMiniCluster {
     RefuseBulkLoads.regionStart = splitKey;
     RefuseBulkLoads.refused.set(0);
     RefuseBulkLoads.refusals.set(Integer.MAX_VALUE);
-    List<Integer> loadAttempts = new ArrayList<>();
-    FaultHook.set(
-        (point, partition, attempt) -> {
-          if (point == FaultHook.Point.BEFORE_LOAD) {
-            loadAttempts.add(attempt);
-            if (attempt > 1) {
-              RefuseBulkLoads.refusals.set(0);
-            }
-          }
-        });
-
     RunManifest loaded = job.commit(written);
 
     assertThat(RefuseBulkLoads.refused.get()).isPositive();

@@ -1,9 +1,9 @@
 package io.rekey.rekey;
 
 import io.rekey.hbase.HBaseConnections;
+import io.rekey.testing.InJvmFaults;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.RefuseBulkLoads;
-import io.rekey.write.FaultHook;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,7 +28,7 @@ abstract class OnMiniCluster {
 
   @AfterEach
   void clearFaults() {
-    FaultHook.set(null);
+    InJvmFaults.clear();
     RefuseBulkLoads.refusals.set(0);
   }
 }

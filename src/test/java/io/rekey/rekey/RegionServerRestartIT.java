@@ -7,11 +7,10 @@ import static io.rekey.rekey.RekeyIT.messages;
 import static io.rekey.rekey.RekeyIT.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rekey.spark.JobContext;
+import io.rekey.spark.Faults;
+import io.rekey.testing.InJvmFaults;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
-import io.rekey.testing.SparkLocal;
-import io.rekey.write.FaultHook;
 import java.util.List;
 import org.apache.hadoop.hbase.MiniHBaseCluster;
 import org.apache.hadoop.hbase.ServerName;
@@ -52,33 +51,29 @@ class RegionServerRestartIT extends OnMiniCluster {
     }
     RekeyOptions options =
         options("rs_src", "rs_dst", "salt(2, user) + user + reverse_ts(ts) + order");
-    var sc = SparkLocal.context();
-    RekeyJob job =
-        new RekeyJob(
-            new JobContext(sc, connection, RekeyIT.conf),
-            options,
-            RekeyJob.plan(new JobContext(sc, connection, RekeyIT.conf), options));
+    Faults restartDuringTheLoad =
+        InJvmFaults.of(
+            (point, partition, attempt) -> {
+              if (point == Faults.Point.BEFORE_LOAD && attempt == 1) {
+                // The server holding region two dies; a new one comes up while the load runs.
+                second.getRegionServer().abort("injected: region server restart during the load");
+                second.join();
+                cluster.startRegionServer().waitForServerOnline();
+              }
+            });
+    RekeyJob job = RekeyIT.job(options, restartDuringTheLoad);
     RunManifest written = job.run();
 
-    FaultHook.set(
-        (point, partition, attempt) -> {
-          if (point == FaultHook.Point.BEFORE_LOAD && attempt == 1) {
-            // The server holding region two dies; a new one comes up while the load runs.
-            second.getRegionServer().abort("injected: region server restart during the load");
-            second.join();
-            cluster.startRegionServer().waitForServerOnline();
-          }
-        });
     RunManifest loaded;
     try {
       loaded = job.commit(written);
     } catch (io.rekey.common.RekeyException stoppedClearly) {
       // Stopping with a clear line is allowed too; the same command then completes.
       assertThat(stoppedClearly.getMessage()).contains("rerun the same command");
-      FaultHook.set(null);
+      InJvmFaults.clear();
       loaded = job.commit(written);
     }
-    FaultHook.set(null);
+    InJvmFaults.clear();
     MiniHBase.util().waitTableAvailable(target, 60_000);
     assertThat(loaded.stored().proven()).isTrue();
     assertThat(loaded.stored().stored()).isEqualTo(written.cellsWritten());

@@ -7,6 +7,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
+import io.rekey.spark.Faults;
 import io.rekey.spark.JobContext;
 import io.rekey.testing.EveryCell;
 import io.rekey.testing.MiniHBase;
@@ -64,11 +65,13 @@ class RekeyIT extends OnMiniCluster {
   }
 
   static RekeyJob job(RekeyOptions options) {
-    var sc = SparkLocal.context();
-    return new RekeyJob(
-        new JobContext(sc, connection, conf),
-        options,
-        RekeyJob.plan(new JobContext(sc, connection, conf), options));
+    return job(options, Faults.NONE);
+  }
+
+  /** A job on the mini cluster, broken where {@code faults} says. */
+  static RekeyJob job(RekeyOptions options, Faults faults) {
+    JobContext job = new JobContext(SparkLocal.context(), connection, conf, faults);
+    return new RekeyJob(job, options, RekeyJob.plan(job, options));
   }
 
   static ColumnFamilyDescriptor richFamily() {

@@ -14,9 +14,10 @@ import io.rekey.common.RekeyException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.run.RunFiles;
 import io.rekey.run.RunLockedException;
+import io.rekey.spark.Faults;
 import io.rekey.spark.JobContext;
+import io.rekey.testing.InJvmFaults;
 import io.rekey.testing.TestTables;
-import io.rekey.write.FaultHook;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,15 +97,16 @@ class RekeyRefusalsIT extends OnMiniCluster {
     RekeyOptions options = options("rr_lock_src", "rr_lock_dst", SALTED);
     CountDownLatch writing = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    FaultHook.set(
-        (point, partition, attempt) -> {
-          if (point == FaultHook.Point.WRITER_MIDFILE && partition == 0) {
-            writing.countDown();
-            release.await(60, TimeUnit.SECONDS);
-          }
-        });
+    Faults holdPartitionZero =
+        InJvmFaults.of(
+            (point, partition, attempt) -> {
+              if (point == Faults.Point.WRITER_MIDFILE && partition == 0) {
+                writing.countDown();
+                release.await(60, TimeUnit.SECONDS);
+              }
+            });
     CompletableFuture<RekeyResult> first =
-        CompletableFuture.supplyAsync(() -> job(options).execute());
+        CompletableFuture.supplyAsync(() -> job(options, holdPartitionZero).execute());
     assertThat(writing.await(60, TimeUnit.SECONDS)).isTrue();
 
     assertThatThrownBy(() -> job(options).execute())
@@ -157,16 +159,18 @@ class RekeyRefusalsIT extends OnMiniCluster {
     TestTables.put(source, rows);
     // Writers that would take a minute: a job that read and wrote everything before looking at
     // its rejects would take that long.
-    FaultHook.set(
-        (point, partition, attempt) -> {
-          if (point == FaultHook.Point.WRITER_MIDFILE) {
-            for (int i = 0; i < 600 && !TaskContext.get().isInterrupted(); i++) {
-              Thread.sleep(100);
-            }
-          }
-        });
+    Faults slowWriters =
+        InJvmFaults.of(
+            (point, partition, attempt) -> {
+              if (point == Faults.Point.WRITER_MIDFILE) {
+                for (int i = 0; i < 600 && !TaskContext.get().isInterrupted(); i++) {
+                  Thread.sleep(100);
+                }
+              }
+            });
     long started = System.nanoTime();
-    assertThatThrownBy(() -> job(options("rr_rej_src", "rr_rej_dst", SALTED)).execute())
+    assertThatThrownBy(
+            () -> job(options("rr_rej_src", "rr_rej_dst", SALTED), slowWriters).execute())
         .isInstanceOf(RekeyException.class)
         .hasMessageContaining("rows could not be mapped, more than --max-rejects 0")
         .hasMessageContaining("nothing was loaded")

@@ -3,8 +3,14 @@ package io.rekey.rekey;
 import static io.rekey.rekey.RekeyIT.messages;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.HBaseSettings;
+import io.rekey.report.RekeyText;
+import io.rekey.spark.JobContext;
+import io.rekey.spark.SparkSessions;
 import io.rekey.testing.ChildJvm;
 import io.rekey.testing.LongTier;
+import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SlowFirstWriterAttempt;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -14,7 +20,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,10 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code spark.speculation} for real: a Spark standalone Master and two Workers on two loopback
  * addresses (Spark never runs a speculative copy on the host of the attempt it copies, and local
- * mode never speculates), executors in the Workers' own JVMs, the job's driver in a JVM of its own.
- * The first attempt of writer partition 0 stalls with its files complete ({@link
- * SlowFirstWriterAttempt}); its copy finishes first. Both attempts wrote whole files; the target
- * must hold every cell once.
+ * mode never speculates), executors in the Workers' own JVMs, the job's driver in a JVM of its own
+ * ({@link Driver}: the rekey job as the command runs it, given the fault). The first attempt of
+ * writer partition 0 stalls with its files complete ({@link SlowFirstWriterAttempt}); its copy
+ * finishes first. Both attempts wrote whole files; the target must hold every cell once.
  */
 @LongTier
 class SpeculationIT extends OnMiniCluster {
@@ -103,20 +113,24 @@ class SpeculationIT extends OnMiniCluster {
     spark.put("spark.scheduler.maxRegisteredResourcesWaitingTime", "120s");
     spark.put("spark.executor.memory", "768m");
     spark.put("spark.executor.extraClassPath", ChildJvm.classPath());
-    spark.put(
-        "spark.executor.extraJavaOptions",
-        String.join(" ", ChildJvm.jdkFlags()) + " -Drekey.test.markers=" + markers);
-    spark.put("spark.plugins", SlowFirstWriterAttempt.class.getName());
+    spark.put("spark.executor.extraJavaOptions", String.join(" ", ChildJvm.jdkFlags()));
     spark.put("spark.speculation", "true");
     spark.put("spark.speculation.interval", "200ms");
     spark.put("spark.speculation.quantile", "0.25");
     spark.put("spark.speculation.multiplier", "1.5");
     spark.put("spark.speculation.minTaskRuntime", "2s");
     spark.put("spark.speculation.efficiency.enabled", "false");
-    List<String> args = new ArrayList<>(DriverKillIT.rekey("sp_src", "sp_dst"));
-    args.addAll(List.of("--tasks-per-region", "2"));
+    Configuration c = MiniHBase.util().getConfiguration();
+    List<String> args =
+        List.of(
+            MiniHBase.zkQuorum(),
+            c.get("hbase.rootdir"),
+            c.get("fs.defaultFS"),
+            markers.toString(),
+            "sp_src",
+            "sp_dst");
     Process driver =
-        new ProcessBuilder(ChildJvm.command("1g", spark, "io.rekey.cli.Main", args))
+        new ProcessBuilder(ChildJvm.command("1g", spark, Driver.class.getName(), args))
             .redirectErrorStream(true)
             .redirectOutput(dir.resolve("driver.log").toFile())
             .start();
@@ -130,5 +144,45 @@ class SpeculationIT extends OnMiniCluster {
     assertThat(markers.resolve("attempt-0-0")).as(out).exists();
     assertThat(markers.resolve("attempt-0-1")).as(out).exists();
     DriverKillIT.assertCopiedExactlyOnce(source, TableName.valueOf("sp_dst"), out);
+  }
+
+  /**
+   * The rekey command's job in a driver JVM of its own, with {@link SlowFirstWriterAttempt} as its
+   * faults: arguments are the quorum, HBase's root directory and filesystem, the markers directory,
+   * the source and the target. Prints what the command prints; exits 1 on failure.
+   */
+  static final class Driver {
+    public static void main(String[] args) throws Exception {
+      HBaseSettings hbase =
+          new HBaseSettings(
+              args[0],
+              null,
+              Map.of(
+                  "hbase.rootdir", args[1], "fs.defaultFS", args[2], "hbase.client.pause", "100"));
+      RekeyOptions options =
+          RekeyOptions.builder()
+              .set(RekeyOptions.SOURCE, args[4])
+              .set(RekeyOptions.TARGET, args[5])
+              .set(RekeyOptions.SOURCE_KEY, DriverKillIT.SOURCE_KEY)
+              .set(RekeyOptions.TARGET_KEY, DriverKillIT.TARGET_KEY)
+              .set(RekeyOptions.TASKS_PER_REGION, 2L)
+              .build();
+      SparkSession spark = SparkSessions.getOrCreate("rekey", hbase.sparkTokenSettings());
+      try (Connection connection = HBaseConnections.open(hbase)) {
+        JobContext job =
+            new JobContext(
+                    JavaSparkContext.fromSparkContext(spark.sparkContext()),
+                    connection,
+                    hbase.toConfiguration())
+                .withFaults(new SlowFirstWriterAttempt(Path.of(args[3])));
+        RekeyResult result = new RekeyJob(job, options, RekeyJob.plan(job, options)).execute();
+        System.out.print(RekeyText.result(result));
+      } catch (RuntimeException e) {
+        e.printStackTrace();
+        System.exit(1);
+      } finally {
+        spark.stop();
+      }
+    }
   }
 }

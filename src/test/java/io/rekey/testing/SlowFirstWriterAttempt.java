@@ -1,59 +1,47 @@
 package io.rekey.testing;
 
-import io.rekey.write.FaultHook;
+import io.rekey.spark.Faults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import org.apache.spark.api.plugin.DriverPlugin;
-import org.apache.spark.api.plugin.ExecutorPlugin;
-import org.apache.spark.api.plugin.PluginContext;
-import org.apache.spark.api.plugin.SparkPlugin;
 
 /**
- * A Spark plugin, for tests on a real cluster only: in every executor JVM it makes the first
- * attempt of writer partition 0 stall for {@value #STALL_MS} ms once its HFiles are complete, so
- * Spark's speculation launches a copy that finishes first, and both attempts have written whole
- * files. Each attempt that reaches that point leaves a marker file ({@code attempt-P-A}) in the
- * directory named by the system property {@code rekey.test.markers}.
+ * Faults for a job whose executors run in JVMs of their own: the first attempt of writer partition
+ * 0 stalls for {@value #STALL_MS} ms once its HFiles are complete, so Spark's speculation launches
+ * a copy that finishes first, and both attempts have written whole files. Each attempt that reaches
+ * that point leaves a marker file ({@code attempt-P-A}) in the markers directory, which the test
+ * reads: the executors share a filesystem with it, not a JVM.
  */
-public final class SlowFirstWriterAttempt implements SparkPlugin {
+public final class SlowFirstWriterAttempt implements Faults {
   static final long STALL_MS = 25_000;
 
-  @Override
-  public DriverPlugin driverPlugin() {
-    return null;
+  private final String markers;
+
+  public SlowFirstWriterAttempt(Path markers) {
+    this.markers = markers.toString();
   }
 
   @Override
-  public ExecutorPlugin executorPlugin() {
-    return new ExecutorPlugin() {
-      @Override
-      public void init(PluginContext ctx, Map<String, String> extraConf) {
-        Path markers = Path.of(System.getProperty("rekey.test.markers"));
-        FaultHook.set(
-            (point, partition, attempt) -> {
-              if (point != FaultHook.Point.WRITER_FINISHED) {
-                return;
-              }
-              mark(markers, "attempt-" + partition + "-" + attempt);
-              if (partition == 0 && attempt == 0) {
-                // Killed or not, this attempt sits here with its files complete.
-                long until = System.currentTimeMillis() + STALL_MS;
-                while (System.currentTimeMillis() < until) {
-                  try {
-                    Thread.sleep(200);
-                  } catch (InterruptedException e) {
-                    mark(markers, "killed-" + partition + "-" + attempt);
-                  }
-                }
-              }
-            });
+  public void at(Point point, int partition, int attempt) {
+    if (point != Point.WRITER_FINISHED) {
+      return;
+    }
+    mark("attempt-" + partition + "-" + attempt);
+    if (partition == 0 && attempt == 0) {
+      // Killed or not, this attempt sits here with its files complete.
+      long until = System.currentTimeMillis() + STALL_MS;
+      while (System.currentTimeMillis() < until) {
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException e) {
+          mark("killed-" + partition + "-" + attempt);
+        }
       }
-    };
+    }
   }
 
-  private static void mark(Path dir, String name) {
+  private void mark(String name) {
+    Path dir = Path.of(markers);
     try {
       Files.createDirectories(dir);
       Files.writeString(dir.resolve(name), name);
