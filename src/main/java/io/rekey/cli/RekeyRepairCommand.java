@@ -5,7 +5,7 @@ import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.RepairJob;
 import io.rekey.rekey.RepairOptions;
 import io.rekey.rekey.RepairResult;
-import io.rekey.report.RekeyText;
+import io.rekey.report.RepairText;
 import io.rekey.security.Grant;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +54,7 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
         options.rekey().target(),
         job -> {
           RepairResult result = new RepairJob(job, options).execute();
-          context.emit(RekeyText.repair(result), result);
+          context.emit(RepairText.repair(result), result);
           if (result.verify() != null && !result.verify().matches()) {
             throw new FindingsFound(
                 "the verify after the repair found "

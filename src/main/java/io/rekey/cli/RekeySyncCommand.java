@@ -6,7 +6,7 @@ import io.rekey.rekey.SwitchVerdict;
 import io.rekey.rekey.SyncJob;
 import io.rekey.rekey.SyncOptions;
 import io.rekey.rekey.SyncResult;
-import io.rekey.report.RekeyText;
+import io.rekey.report.SyncText;
 import io.rekey.security.Grant;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,7 +67,7 @@ final class RekeySyncCommand implements Command<SyncOptions> {
         options.rekey().target(),
         job -> {
           SyncResult result = new SyncJob(job, options).execute();
-          context.emit(RekeyText.sync(result), result);
+          context.emit(SyncText.sync(result), result);
           if (result.finalRun()) {
             Optional<String> refusal = SwitchVerdict.refusal(result);
             if (refusal.isPresent()) {

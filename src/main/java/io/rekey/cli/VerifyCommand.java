@@ -1,7 +1,7 @@
 package io.rekey.cli;
 
 import io.rekey.common.FindingsFound;
-import io.rekey.report.RekeyText;
+import io.rekey.report.VerifyText;
 import io.rekey.run.RunFiles;
 import io.rekey.security.Grant;
 import io.rekey.verify.VerifyJob;
@@ -55,7 +55,7 @@ final class VerifyCommand implements Command<VerifyOptions> {
                       ? ""
                       : " (cells below " + java.time.Instant.ofEpochMilli(options.until()) + ")")
                   + "\n"
-                  + RekeyText.verify(result),
+                  + VerifyText.verify(result),
               result);
           if (!result.matches()) {
             throw new FindingsFound(

@@ -16,6 +16,7 @@ import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
 import io.rekey.pacing.Throttle;
 import io.rekey.report.RekeyText;
+import io.rekey.report.SyncText;
 import io.rekey.spark.JobContext;
 import io.rekey.testing.BusyRegion;
 import io.rekey.testing.LongTier;
@@ -86,7 +87,7 @@ class PressureIT extends OnMiniCluster {
     assertThat(r.pressure().busyAnswers()).isPositive();
     assertThat(r.pressure().backoffSeconds()).isPositive();
     assertThat(r.windows().get(0).pressure().busyAnswers()).isEqualTo(r.pressure().busyAnswers());
-    assertThat(RekeyText.sync(r)).contains("held back", "answered busy to");
+    assertThat(SyncText.sync(r)).contains("held back", "answered busy to");
     assertThat(r.totals().addsUp()).isTrue();
     assertThat(actual(target))
         .containsExactlyElementsOf(expected(source, KeyMapping.parse(BOUND_SOURCE, BY_SENDER)));

@@ -9,7 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
-import io.rekey.report.RekeyText;
+import io.rekey.report.RepairText;
+import io.rekey.report.SyncText;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.TestTables;
 import java.util.ArrayList;
@@ -131,10 +132,10 @@ final class RandomLiveTable {
         result.switchSafe()
             ? result
             : SyncIT.sync(last.with("accept-unmapped", String.valueOf(unmapped)));
-    assertThat(acknowledged.switchSafe()).as(what + "\n" + RekeyText.sync(acknowledged)).isTrue();
+    assertThat(acknowledged.switchSafe()).as(what + "\n" + SyncText.sync(acknowledged)).isTrue();
     assertThat(RekeyIT.actual(target)).as(what).isEqualTo(RekeyIT.expected(source, mapping));
     RepairResult again = RepairIT.repair(v.with("accept-unmapped", String.valueOf(unmapped)));
-    assertThat(again.cellsWritten()).as(what + "\n" + RekeyText.repair(again)).isZero();
+    assertThat(again.cellsWritten()).as(what + "\n" + RepairText.repair(again)).isZero();
     return done;
   }
 

@@ -20,7 +20,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionValues;
-import io.rekey.report.RekeyText;
+import io.rekey.report.SyncText;
 import io.rekey.spark.JobContext;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
@@ -151,7 +151,7 @@ class RepairIT extends OnMiniCluster {
             v.with("final", "true")
                 .with("repair", "true")
                 .with("writes-stopped-at", String.valueOf(stopped)));
-    String text = RekeyText.sync(last);
+    String text = SyncText.sync(last);
     assertThat(last.verify().matches()).as(text).isFalse();
     RepairResult r = last.repair();
     assertThat(r.rowsMissing()).as(text).isEqualTo(1); // the backfilled row

@@ -12,7 +12,8 @@ import io.rekey.common.RekeyException;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionValues;
-import io.rekey.report.RekeyText;
+import io.rekey.report.RepairText;
+import io.rekey.report.SyncText;
 import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
 import io.rekey.run.RunLockedException;
@@ -315,7 +316,7 @@ class SyncIT extends OnMiniCluster {
   }
 
   private static String text(SyncResult r) {
-    return RekeyText.sync(r);
+    return SyncText.sync(r);
   }
 
   /** Messages {@code ts_oN} whose key in the target starts with m:sender. */
@@ -564,10 +565,10 @@ class SyncIT extends OnMiniCluster {
 
     RepairResult first = RepairIT.repair(v.with("until", String.valueOf(t)));
     assertThat(first.rowsChangedSince()).isEqualTo(2);
-    assertThat(first.cellsWritten()).as(RekeyText.repair(first)).isZero();
+    assertThat(first.cellsWritten()).as(RepairText.repair(first)).isZero();
     assertThat(first.verify().matches()).isTrue();
     assertThat(first.verify().rowsChangedSince()).isEqualTo(2);
-    assertThat(RekeyText.repair(first))
+    assertThat(RepairText.repair(first))
         .contains("left alone     2 target rows changed at or after");
     RepairResult second = RepairIT.repair(v.with("until", String.valueOf(t)));
     assertThat(second.cellsWritten()).isZero();
