@@ -16,8 +16,8 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
   @Override
   public About about() {
     return About.of(
-            update ? "index update" : "index build",
-            update
+            kind.command(),
+            kind == IndexJob.Kind.UPDATE
                 ? "index the source cells written since the last run (for schedules)"
                 : "build a secondary index table in full through HFiles and bulk load",
             IndexRunResult.class)
@@ -25,10 +25,10 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
         .throttle();
   }
 
-  private final boolean update;
+  private final IndexJob.Kind kind;
 
-  IndexRunCommand(boolean update) {
-    this.update = update;
+  IndexRunCommand(IndexJob.Kind kind) {
+    this.kind = kind;
   }
 
   @Override
@@ -36,7 +36,7 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
     IndexDefinition def = o.definition();
     List<Grant> grants =
         new ArrayList<>(
-            update
+            kind == IndexJob.Kind.UPDATE
                 ? List.of(Grant.read(def.source()), Grant.describe(def.source()))
                 : Grant.fullRead(def.source(), o.liveScan()));
     grants.add(Grant.read(def.indexTable()));
@@ -52,7 +52,7 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
 
   @Override
   public Parsing<IndexRunOptions> parsing() {
-    return update
+    return kind == IndexJob.Kind.UPDATE
         ? new Parsing<>(
             IndexRunOptions.declaredForUpdate(),
             IndexDefinition::withDefinitionFile,
@@ -71,7 +71,7 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
         options.definition().indexTable(),
         job -> {
           IndexRunResult result =
-              update
+              kind == IndexJob.Kind.UPDATE
                   ? IndexJob.update(job, options).execute()
                   : IndexJob.build(job, options).execute();
           context.emit(IndexText.run(result), result);

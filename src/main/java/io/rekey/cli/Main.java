@@ -7,6 +7,7 @@ import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.hbase.HadoopFiles;
 import io.rekey.hbase.Outage;
+import io.rekey.index.IndexJob;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.Location;
 import io.rekey.options.NearestName;
@@ -109,8 +110,8 @@ public final class Main {
             new RekeySyncCommand(),
             new RekeyRepairCommand(),
             new VerifyCommand(),
-            new IndexRunCommand(false),
-            new IndexRunCommand(true),
+            new IndexRunCommand(IndexJob.Kind.BUILD),
+            new IndexRunCommand(IndexJob.Kind.UPDATE),
             new IndexScrutinyCommand(),
             new IndexLookupCommand(),
             new StateCommand())) {

@@ -48,6 +48,22 @@ import org.slf4j.LoggerFactory;
  * them raw, so a delete retires the entries of its row like any other change.
  */
 public final class IndexJob {
+  /** Which of the two runs: a full build or an incremental update. */
+  public enum Kind {
+    BUILD,
+    UPDATE;
+
+    /** {@code build} or {@code update}, as run records and results name it. */
+    public String word() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** {@code index build} or {@code index update}: the command. */
+    public String command() {
+      return "index " + word();
+    }
+  }
+
   private static final Logger LOG = LoggerFactory.getLogger(IndexJob.class);
 
   private final JobContext job;
@@ -55,31 +71,31 @@ public final class IndexJob {
   private final Connection connection;
   private final Configuration conf;
   private final IndexRunOptions options;
-  private final boolean update;
+  private final Kind kind;
   private final IndexDefinition definition;
   private final RunState state;
   private final Map<String, Double> stageSeconds = new LinkedHashMap<>();
   private List<String> warnings = List.of();
 
-  private IndexJob(JobContext job, IndexRunOptions options, boolean update) {
+  private IndexJob(JobContext job, IndexRunOptions options, Kind kind) {
     this.job = job;
     this.sc = job.sc();
     this.connection = job.connection();
     this.conf = job.conf();
     this.options = options;
-    this.update = update;
+    this.kind = kind;
     this.definition = options.definition();
     this.state = new RunState(connection, definition.stateTable(), definition.indexTable());
   }
 
   /** A full build. */
   public static IndexJob build(JobContext job, IndexRunOptions options) {
-    return new IndexJob(job, options, false);
+    return new IndexJob(job, options, Kind.BUILD);
   }
 
   /** An incremental run. */
   public static IndexJob update(JobContext job, IndexRunOptions options) {
-    return new IndexJob(job, options, true);
+    return new IndexJob(job, options, Kind.UPDATE);
   }
 
   /**
@@ -93,15 +109,15 @@ public final class IndexJob {
     long started = System.currentTimeMillis();
     long t0 = System.nanoTime();
     String application = sc.sc().applicationId();
-    try (RunLock lock =
-        state.lock(update ? "index update" : "index build", application, options.breakLock())) {
+    try (RunLock lock = state.lock(kind.command(), application, options.breakLock())) {
       state.deleteLeftoverRead(conf);
       // A build into a table built with another definition would mix two entry shapes too; a
       // build that creates the table (its old one dropped) starts a new pin.
       String pinned = state.pinnedDefinition();
-      boolean fresh = !update && !new TableAdmin(connection).exists(definition.indexTable());
+      boolean fresh =
+          kind == Kind.BUILD && !new TableAdmin(connection).exists(definition.indexTable());
       if (!fresh) {
-        definition.requireSame(pinned, update ? "index update" : "index build");
+        definition.requireSame(pinned, kind.command());
       }
       if (pinned == null || fresh) {
         state.pinDefinition(definition.pinned().text());
@@ -116,10 +132,10 @@ public final class IndexJob {
           options.until() != null ? options.until() : started - definition.safetyLagMillis();
       RunRecord.Start start =
           new RunRecord.Start(
-              update ? "update" : "build",
+              kind.word(),
               started,
               application,
-              update ? before : null,
+              kind == Kind.UPDATE ? before : null,
               windowTo,
               before);
       return state.recorded(
@@ -132,7 +148,7 @@ public final class IndexJob {
 
   private IndexRunResult execute(long started, long t0, Long before, long windowTo) {
     Long windowFrom = null;
-    if (update) {
+    if (kind == Kind.UPDATE) {
       if (before == null) {
         throw new RekeyException(
             "index "
@@ -284,8 +300,7 @@ public final class IndexJob {
                   options.write(),
                   options.maxRejects(),
                   stamp,
-                  "index "
-                      + (update ? "update" : "build")
+                  kind.command()
                       + ": read "
                       + definition.source()
                       + (windowFrom == null
@@ -333,10 +348,10 @@ public final class IndexJob {
       pressure = pressure.plus(Pressure.of(loaded));
     }
     if (pressure.heldBack()) {
-      LOG.warn("{}: {}", update ? "index update" : "index build", pressure.line());
+      LOG.warn("{}: {}", kind.command(), pressure.line());
     }
     return IndexRunResult.builder()
-        .kind(update ? "update" : "build")
+        .kind(kind.word())
         .source(definition.source().getNameAsString())
         .index(definition.indexTable().getNameAsString())
         .definition(definition.valueName() + " -> " + definition.key().layout().canonicalSpec())
