@@ -68,10 +68,10 @@ public final class KeyLayout implements Serializable {
         continue;
       }
       Part following = parts.get(i + 1);
-      if (following instanceof Part.Literal literal) {
+      if (following instanceof LiteralPart literal) {
         boolean number =
-            p instanceof Part.FieldPart f && f.field().type().isNumber()
-                || p instanceof Part.Reverse r && r.field().type().isNumber();
+            p instanceof FieldPart f && f.field().type().isNumber()
+                || p instanceof ReversePart r && r.field().type().isNumber();
         byte first = literal.bytes()[0];
         if (number && (first == '-' || (first >= '0' && first <= '9'))) {
           throw new LayoutException(
@@ -101,10 +101,8 @@ public final class KeyLayout implements Serializable {
     Map<String, FieldSpec> fields = new LinkedHashMap<>();
     for (Part p : parts) {
       FieldSpec spec =
-          p instanceof Part.FieldPart f
-              ? f.field()
-              : p instanceof Part.Reverse r ? r.field() : null;
-      if (p instanceof Part.ReverseTs r) {
+          p instanceof FieldPart f ? f.field() : p instanceof ReversePart r ? r.field() : null;
+      if (p instanceof ReverseTsPart r) {
         spec = new FieldSpec(r.field(), FieldType.LONG, 0);
       }
       if (spec != null) {
@@ -239,7 +237,7 @@ public final class KeyLayout implements Serializable {
    */
   public String firstKeyField() {
     for (Part p : parts) {
-      if (p instanceof Part.FieldPart f) {
+      if (p instanceof FieldPart f) {
         return f.field().name().equals(OLD_KEY) ? null : f.field().name();
       }
     }
@@ -278,12 +276,12 @@ public final class KeyLayout implements Serializable {
 
   /** The bucket count of a salt the key starts with, or 0 when it does not start with one. */
   public int leadingSaltBuckets() {
-    return parts.get(0) instanceof Part.Salt s ? s.buckets() : 0;
+    return parts.get(0) instanceof SaltPart s ? s.buckets() : 0;
   }
 
   /** Whether the key starts with a hash (so its keys spread evenly over the byte space). */
   public boolean startsWithHash() {
-    return parts.get(0) instanceof Part.Hash || parts.get(0) instanceof Part.HashPair;
+    return parts.get(0) instanceof HashPart || parts.get(0) instanceof HashPairPart;
   }
 
   /** Fields declared by the key's parts and column bindings, with their types. */

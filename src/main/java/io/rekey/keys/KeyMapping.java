@@ -37,7 +37,7 @@ public final class KeyMapping implements Serializable {
     }
     boolean wholeKey =
         source.parts().size() == 1
-            && source.parts().get(0) instanceof Part.FieldPart f
+            && source.parts().get(0) instanceof FieldPart f
             && f.field().name().equals(KeyLayout.OLD_KEY);
     if (!wholeKey && source.fields().containsKey(KeyLayout.OLD_KEY)) {
       throw new LayoutException(

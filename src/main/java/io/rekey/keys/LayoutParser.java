@@ -99,11 +99,11 @@ final class LayoutParser {
     Map<String, Integer> seen = new HashMap<>();
     for (Part p : parts) {
       String name =
-          p instanceof Part.FieldPart f
+          p instanceof FieldPart f
               ? f.field().name()
-              : p instanceof Part.Reverse r
+              : p instanceof ReversePart r
                   ? r.field().name()
-                  : p instanceof Part.ReverseTs t ? t.field() : null;
+                  : p instanceof ReverseTsPart t ? t.field() : null;
       if (name == null) {
         continue;
       }
@@ -129,7 +129,7 @@ final class LayoutParser {
       if (bytes.length == 0) {
         throw new LayoutException("a literal must not be empty", t.column);
       }
-      return new Part.Literal(bytes, t.column);
+      return new LiteralPart(bytes, t.column);
     }
     if (!t.kind.equals("ident")) {
       throw new LayoutException(
@@ -138,7 +138,7 @@ final class LayoutParser {
     if (peekIs("(")) {
       return function(t, mode);
     }
-    return new Part.FieldPart(fieldRef(t, mode, null), t.column);
+    return new FieldPart(fieldRef(t, mode, null), t.column);
   }
 
   private Part function(Token name, KeyMode mode) {
@@ -154,7 +154,7 @@ final class LayoutParser {
           fields.add(knownFieldName(take("a field name")));
         }
         expect(")");
-        return new Part.Salt(buckets, fields, name.column);
+        return new SaltPart(buckets, fields, name.column);
       }
       case "hash" -> {
         List<String> fields = new ArrayList<>();
@@ -198,7 +198,7 @@ final class LayoutParser {
               "hash bytes is " + bytes + " but murmur3 gives at most 4; use algo=md5 for more",
               name.column);
         }
-        return new Part.Hash(fields, bytes, algo, name.column);
+        return new HashPart(fields, bytes, algo, name.column);
       }
       case "hash_pair" -> {
         String a = knownFieldName(take("the first field"));
@@ -215,7 +215,7 @@ final class LayoutParser {
           bytes = number(take("the number of bytes"), "hash_pair bytes", 1, 16);
         }
         expect(")");
-        return new Part.HashPair(a, b, bytes, name.column);
+        return new HashPairPart(a, b, bytes, name.column);
       }
       case "reverse" -> {
         Token f = take("a field");
@@ -224,7 +224,7 @@ final class LayoutParser {
         if (spec.type() == FieldType.BYTES) {
           throw new LayoutException("reverse works on text and numbers, not bytes()", f.column);
         }
-        return new Part.Reverse(spec, name.column);
+        return new ReversePart(spec, name.column);
       }
       case "reverse_ts" -> {
         Token f = take("a timestamp field");
@@ -241,7 +241,7 @@ final class LayoutParser {
                   + ":long in the source key",
               f.column);
         }
-        return new Part.ReverseTs(spec.name(), name.column);
+        return new ReverseTsPart(spec.name(), name.column);
       }
       default ->
           throw new LayoutException(

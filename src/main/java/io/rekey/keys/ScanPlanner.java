@@ -45,7 +45,7 @@ public final class ScanPlanner {
     for (int i = 0; i < parts.size(); i++) {
       Part part = parts.get(i);
       Part.Ending ending = layout.endings().get(i);
-      if (part instanceof Part.Salt salt && !equal.keySet().containsAll(salt.inputs())) {
+      if (part instanceof SaltPart salt && !equal.keySet().containsAll(salt.inputs())) {
         List<byte[]> fanned = new ArrayList<>();
         for (byte[] p : prefixes) {
           for (int b = 0; b < salt.buckets(); b++) {
@@ -55,7 +55,7 @@ public final class ScanPlanner {
         prefixes = fanned;
         continue;
       }
-      if (part instanceof Part.Literal || equal.keySet().containsAll(part.inputs())) {
+      if (part instanceof LiteralPart || equal.keySet().containsAll(part.inputs())) {
         byte[] encoded = encode(part, values, mode, ending);
         prefixes = appendAll(prefixes, encoded);
         if (ending != null && ending.kind() == Part.Ending.Kind.END) {
@@ -82,15 +82,15 @@ public final class ScanPlanner {
   }
 
   private static NumberRange rangeFor(Part part, Map<String, NumberRange> ranges) {
-    if (part instanceof Part.ReverseTs r) {
+    if (part instanceof ReverseTsPart r) {
       return ranges.get(r.field());
     }
-    if (part instanceof Part.FieldPart f
+    if (part instanceof FieldPart f
         && f.field().type().isNumber()
         && f.fixedLength(KeyMode.TEXT) >= 0) {
       return ranges.get(f.field().name());
     }
-    if (part instanceof Part.FieldPart f && f.field().type().isNumber()) {
+    if (part instanceof FieldPart f && f.field().type().isNumber()) {
       // Binary numbers are fixed-width; text numbers without a width do not sort numerically.
       return ranges.get(f.field().name());
     }
@@ -102,12 +102,12 @@ public final class ScanPlanner {
     byte[] low;
     byte[] high;
     try {
-      if (part instanceof Part.ReverseTs r) {
+      if (part instanceof ReverseTsPart r) {
         // Reversed: the newest time (to - 1) has the smallest key.
         low = r.encodeValue(range.to() - 1, mode);
         high = r.encodeValue(Math.max(0, range.from()), mode);
       } else {
-        Part.FieldPart f = (Part.FieldPart) part;
+        FieldPart f = (FieldPart) part;
         if (mode == KeyMode.TEXT && f.field().width() == 0) {
           throw new LayoutException(
               f.describe()
@@ -132,7 +132,7 @@ public final class ScanPlanner {
     return out;
   }
 
-  private static byte[] encodeNumber(Part.FieldPart f, long v, KeyMode mode) throws KeyReject {
+  private static byte[] encodeNumber(FieldPart f, long v, KeyMode mode) throws KeyReject {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     f.encode(
         new Fields(Map.of(f.field().name(), FieldValue.of(v)), null), mode, Part.Ending.END, out);

@@ -26,18 +26,18 @@ public final class SplitPoints {
       throw new LayoutException("regions is " + regions + " but must be 1 or more", 0);
     }
     Part first = layout.parts().get(0);
-    if (first instanceof Part.Salt salt) {
+    if (first instanceof SaltPart salt) {
       int perBucket = Math.max(1, regions / salt.buckets());
       return forSalt(layout, salt, perBucket, sample);
     }
-    if (first instanceof Part.Hash || first instanceof Part.HashPair) {
+    if (first instanceof HashPart || first instanceof HashPairPart) {
       return evenly(layout.mode(), regions);
     }
     return quantiles(sample, regions);
   }
 
   private static List<byte[]> forSalt(
-      KeyLayout layout, Part.Salt salt, int perBucket, List<byte[]> sample) {
+      KeyLayout layout, SaltPart salt, int perBucket, List<byte[]> sample) {
     KeyMode mode = layout.mode();
     List<byte[]> points = new ArrayList<>();
     for (int b = 0; b < salt.buckets(); b++) {
