@@ -3,7 +3,6 @@ package io.rekey.rekey;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.PurgedDeletes;
-import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
@@ -13,8 +12,6 @@ import io.rekey.run.RunState;
 import io.rekey.security.DelegationTokens;
 import io.rekey.spark.Faults;
 import io.rekey.spark.JobContext;
-import io.rekey.spark.ProgressReporter;
-import io.rekey.spark.RejectLimit;
 import io.rekey.spark.SparkCores;
 import io.rekey.verify.Counted;
 import io.rekey.verify.MigrationDefinition;
@@ -35,18 +32,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.Scan;
-import org.apache.hadoop.hbase.client.TableDescriptor;
-import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.util.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,11 +47,11 @@ import org.slf4j.LoggerFactory;
  * (bulk load), then verify. Each step records itself in the run directory's manifest, so the same
  * command after a failure resumes instead of redoing or double-loading.
  *
- * <p>One class because its content is the manifest's state machine: each step (plan, snapshot,
- * write, commit, verify, clean-up after a failure) reads the manifest the last step left and writes
- * the next state, and splitting the steps apart would scatter that one sequence. The work each step
- * delegates lives elsewhere: {@link RekeyPlanner}, {@link CellMapper}, the write engine, {@link
- * WrittenCheck}, the bulk loader and the verify job.
+ * <p>This class is the manifest's state machine: each step reads the manifest the last step left
+ * and writes the next state. The work each step delegates lives elsewhere: the plan in {@link
+ * RekeyPlanner}, the read, key mapping and HFile writing in {@link CopyStage}, the count checks in
+ * {@link WrittenCheck}, the load in the write engine, the failure's clean-up decision in {@link
+ * AfterFailure}, and the comparison in the verify job.
  */
 public final class RekeyJob {
   private static final Logger LOG = LoggerFactory.getLogger(RekeyJob.class);
@@ -73,6 +64,7 @@ public final class RekeyJob {
   private final RekeyOptions options;
   private final RekeyPlanner.Planned planned;
   private final Path runDir;
+  private final CopyStage copy;
   private final Map<String, Double> stageSeconds = new LinkedHashMap<>();
   private Pressure pressure = Pressure.NONE;
   // The target's creation while the cells are written; awaited before a failure's clean-up too,
@@ -89,6 +81,7 @@ public final class RekeyJob {
     this.options = options;
     this.planned = planned;
     this.runDir = new Path(planned.plan().runDir());
+    this.copy = new CopyStage(job, options, planned, runDir);
   }
 
   /** Plans a job: reads metadata and sample rows only. */
@@ -254,7 +247,7 @@ public final class RekeyJob {
         case KEEP_AS_ASKED -> removed.add("kept the snapshot " + snapshot + " (--keep-snapshot)");
         case DELETE -> {
           admin.deleteSnapshot(snapshot);
-          deleteQuietly(restoreDir(snapshot));
+          deleteQuietly(copy.restoreDir(snapshot));
           removed.add("removed the snapshot " + snapshot);
         }
         case NONE -> {
@@ -284,7 +277,7 @@ public final class RekeyJob {
     try {
       RunManifest earlier = RunManifest.read(conf, runDir);
       TableAdmin admin = new TableAdmin(connection);
-      if (earlier != null && earlier.fingerprint().equals(fingerprint())) {
+      if (earlier != null && earlier.fingerprint().equals(options.fingerprint())) {
         if (earlier.state() == RunManifest.State.WRITTEN) {
           LOG.info("rekey: resuming {}: its HFiles are written, loading them", runDir);
           resumedFromWritten = true;
@@ -337,7 +330,9 @@ public final class RekeyJob {
       }
       creation =
           admin.createLikeAsync(
-              targetFamilies(planned.sourceDescriptor()), options.target(), planned.splitPoints());
+              TargetFamilies.forNewTarget(planned.sourceDescriptor(), options.mapping()),
+              options.target(),
+              planned.splitPoints());
       created = true;
     }
     // Cells written from here on may miss the snapshot: a sync starts from this time (less the
@@ -349,7 +344,7 @@ public final class RekeyJob {
     }
     RunManifest manifest =
         new RunManifest(
-            fingerprint(),
+            options.fingerprint(),
             java.util.UUID.randomUUID().toString(),
             RunManifest.State.STARTED,
             plan.snapshot(),
@@ -365,60 +360,12 @@ public final class RekeyJob {
     stageSeconds.put("plan", seconds(t0));
 
     long t1 = System.nanoTime();
-    ShippedConfiguration shipped = new ShippedConfiguration(conf);
-    JavaPairRDD<ImmutableBytesWritable, Result> source = read(manifest.snapshot());
-    int inputPartitions = source.getNumPartitions();
-    boolean track = plan.collisionCheck();
-    LongAccumulator progress = sc.sc().longAccumulator("rekey cells read");
-    LongAccumulator rejectedSoFar = sc.sc().longAccumulator("rekey rows rejected");
-    CellMapper mapper =
-        new CellMapper(
-            options.mapping(),
-            options.raw(),
-            track,
-            runDir.toString(),
-            shipped,
-            progress,
-            rejectedSoFar);
-    JavaPairRDD<byte[], byte[]> mapped =
-        JavaPairRDD.fromJavaRDD(source.mapPartitionsWithIndex(mapper, true));
-    WriteEngine engine = new WriteEngine(conf, faults, runDir, manifest.runId());
-    sc.setJobGroup(
-        "rekey",
-        "rekey: read "
-            + options.source()
-            + ", map keys, write HFiles for "
-            + plan.targetRegions()
-            + " regions x "
-            + plan.tasksPerRegion()
-            + " tasks",
-        false);
-    WriteEngine.Committed committed;
-    ProgressReporter reporter = new ProgressReporter("rekey", sc, progress, 0, 10);
-    RejectLimit limit = new RejectLimit(sc, "rekey", rejectedSoFar, options.maxRejects());
+    CopyStage.Copied copied;
     try {
-      committed = engine.writeHFiles(mapped, destination());
-    } catch (Exception e) { // SparkException is checked, and Spark's Java API throws it unsaid
-      if (!limit.tripped()) {
-        throw e instanceof RuntimeException r ? r : new IllegalStateException(e.getMessage(), e);
-      }
+      copied = copy.copy(manifest.snapshot(), manifest.runId());
+    } catch (CopyStage.TooManyRejects e) {
       manifest.with(RunManifest.State.REFUSED).write(conf, runDir);
-      throw new RekeyException(
-          "at least "
-              + limit.rejectedSoFar()
-              + " rows could not be mapped, more than --max-rejects "
-              + options.maxRejects()
-              + ", so the job was stopped there and nothing was loaded. The rows and reasons found"
-              + " so far are in "
-              + RunFiles.rejectsGlob(runDir)
-              + " (first: "
-              + String.join(" | ", RunFiles.rejectExamples(conf, runDir, 1))
-              + "). Fix the key specs, or raise --max-rejects to copy without them",
-          e);
-    } finally {
-      limit.close();
-      reporter.close();
-      sc.clearJobGroup();
+      throw e;
     }
     if (creation != null) {
       admin.await(creation, options.target());
@@ -426,9 +373,9 @@ public final class RekeyJob {
     }
     stageSeconds.put("read, map and write HFiles", seconds(t1));
 
-    MapStats stats = mapStats(inputPartitions);
-    WriteStats written = committed.written();
-    Ledger ledger = committed.ledger();
+    MapStats stats = copied.stats();
+    WriteStats written = copied.committed().written();
+    Ledger ledger = copied.committed().ledger();
     try {
       WrittenCheck.beforeLoad(
           stats, written, plan, options.maxRejects(), rejectsGlob(stats), runDir);
@@ -469,7 +416,7 @@ public final class RekeyJob {
       }
       BulkLoader.Loaded loaded =
           new WriteEngine(conf, faults, runDir, manifest.runId())
-              .load(destination(), ledger, manifest.cellsWritten());
+              .load(copy.destination(), ledger, manifest.cellsWritten());
       RunManifest done = manifest.loaded(loaded.stored());
       done.write(conf, runDir);
       LOG.info("rekey: {}", loaded.stored().line());
@@ -501,10 +448,17 @@ public final class RekeyJob {
     try (TableRead fresher =
         fresh
             ? TableRead.open(
-                sc, connection, conf, options.source(), sourceScan(), false, runDir, "rekey-verify")
+                sc,
+                connection,
+                conf,
+                options.source(),
+                copy.sourceScan(),
+                false,
+                runDir,
+                "rekey-verify")
             : null) {
       JavaPairRDD<ImmutableBytesWritable, Result> source =
-          fresher != null ? fresher.rows() : read(snapshot);
+          fresher != null ? fresher.rows() : copy.read(snapshot);
       JavaPairRDD<ImmutableBytesWritable, Result> target =
           SourceReader.live(
               sc, conf, options.target(), SourceReader.fullScan(options.batch(), options.raw()));
@@ -535,55 +489,12 @@ public final class RekeyJob {
     }
   }
 
-  /**
-   * The families the target is created with: the source's, and where rows can move between keys (a
-   * key bound to a column), with HBase's {@code NEW_VERSION_BEHAVIOR}. A sync retires a moved row's
-   * old key with version delete markers; under HBase's default behavior such a marker hides the
-   * same versions forever (until a major compaction drops both), so a row that moves back would
-   * lose its cells. Under the new behavior a marker hides only what was written before it.
-   */
-  private TableDescriptor targetFamilies(TableDescriptor source) {
-    if (!WindowMapping.keyUsesColumns(options.mapping())) {
-      return source;
-    }
-    TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(source);
-    for (ColumnFamilyDescriptor f : source.getColumnFamilies()) {
-      b.modifyColumnFamily(
-          ColumnFamilyDescriptorBuilder.newBuilder(f).setNewVersionBehavior(true).build());
-    }
-    return b.build();
-  }
-
-  /** Rows with column-bound fields must arrive whole, so those are not read in batches. */
-  private Scan sourceScan() {
-    int batch = options.mapping().source().columns().isEmpty() ? options.batch() : 0;
-    return SourceReader.fullScan(batch, options.raw());
-  }
-
-  private JavaPairRDD<ImmutableBytesWritable, Result> read(String snapshot) {
-    Scan scan = sourceScan();
-    if (snapshot == null) {
-      return SourceReader.live(sc, conf, options.source(), scan);
-    }
-    return SourceReader.fromSnapshot(
-        sc,
-        conf,
-        snapshot,
-        restoreDir(snapshot),
-        scan,
-        SourceReader.readTasks(SparkCores.of(sc).cores()));
-  }
-
-  private Path restoreDir(String snapshot) {
-    return new Path(runDir, "restore-" + snapshot);
-  }
-
   private void cleanUp(RunManifest manifest) {
     try {
       FileSystem fs = runDir.getFileSystem(conf);
       fs.delete(RunFiles.tmp(runDir), true);
       if (manifest.snapshot() != null) {
-        fs.delete(restoreDir(manifest.snapshot()), true);
+        fs.delete(copy.restoreDir(manifest.snapshot()), true);
         if (!options.keepSnapshot()) {
           new TableAdmin(connection).deleteSnapshot(manifest.snapshot());
         }
@@ -591,14 +502,6 @@ public final class RekeyJob {
     } catch (IOException e) {
       LOG.warn("rekey: could not clean up {}: {}", runDir, e.getMessage());
     }
-  }
-
-  private MapStats mapStats(int partitions) throws IOException {
-    MapStats total = MapStats.ZERO;
-    for (String line : RunFiles.partitionCounts(conf, runDir, partitions)) {
-      total = total.plus(MapStats.fromLine(line));
-    }
-    return total;
   }
 
   private String rejectsGlob(MapStats stats) {
@@ -610,49 +513,6 @@ public final class RekeyJob {
       return List.of();
     }
     return RunFiles.rejectExamples(conf, runDir, REJECT_EXAMPLES);
-  }
-
-  /** The target as the write engine writes it: the plan's regions, families and file sizes. */
-  private WriteEngine.Destination destination() {
-    RekeyPlan plan = planned.plan();
-    return new WriteEngine.Destination(
-        options.target(),
-        plan.families(),
-        planned.splitPoints(),
-        plan.tasksPerRegion(),
-        options.maxFileBytes(),
-        plan.collisionCheck());
-  }
-
-  /**
-   * Every option that changes which cells are written, or how they are cut into files: a rerun with
-   * any of them changed starts clean instead of loading files written without it.
-   */
-  private String fingerprint() {
-    return options.source()
-        + " -> "
-        + options.target()
-        + " | "
-        + options.mapping().source().canonicalSpec()
-        + " => "
-        + options.mapping().target().canonicalSpec()
-        + " | read="
-        + (options.liveScan() ? "live-scan" : "snapshot")
-        + (options.raw() ? ",raw" : "")
-        + " batch="
-        + options.batch()
-        + " allow-merge="
-        + options.allowMerge()
-        + " max-rejects="
-        + options.maxRejects()
-        + " max-file-size="
-        + options.maxFileBytes()
-        + " regions="
-        + options.regions()
-        + " splits-per-bucket="
-        + options.splitsPerBucket()
-        + " tasks-per-region="
-        + options.tasksPerRegion();
   }
 
   private static double seconds(long since) {

@@ -169,4 +169,35 @@ public record RekeyOptions(
   public static KeyMapping mapping(String sourceSpec, String targetSpec) {
     return SharedOptions.mapping(sourceSpec, targetSpec);
   }
+
+  /**
+   * Every option that changes which cells are written, or how they are cut into files: a rerun with
+   * any of them changed starts clean instead of loading files written without it.
+   */
+  public String fingerprint() {
+    return source()
+        + " -> "
+        + target()
+        + " | "
+        + mapping().source().canonicalSpec()
+        + " => "
+        + mapping().target().canonicalSpec()
+        + " | read="
+        + (liveScan() ? "live-scan" : "snapshot")
+        + (raw() ? ",raw" : "")
+        + " batch="
+        + batch()
+        + " allow-merge="
+        + allowMerge()
+        + " max-rejects="
+        + maxRejects()
+        + " max-file-size="
+        + maxFileBytes()
+        + " regions="
+        + regions()
+        + " splits-per-bucket="
+        + splitsPerBucket()
+        + " tasks-per-region="
+        + tasksPerRegion();
+  }
 }

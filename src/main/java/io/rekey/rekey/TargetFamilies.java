@@ -5,7 +5,9 @@ import io.rekey.options.InvalidOptionException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 
 /**
  * The family settings of an existing target that a migration relies on, compared with the source's
@@ -17,6 +19,25 @@ import org.apache.hadoop.hbase.client.TableDescriptor;
  */
 final class TargetFamilies {
   private TargetFamilies() {}
+
+  /**
+   * The families the target is created with: the source's, and where rows can move between keys (a
+   * key bound to a column), with HBase's {@code NEW_VERSION_BEHAVIOR}. A sync retires a moved row's
+   * old key with version delete markers; under HBase's default behavior such a marker hides the
+   * same versions forever (until a major compaction drops both), so a row that moves back would
+   * lose its cells. Under the new behavior a marker hides only what was written before it.
+   */
+  static TableDescriptor forNewTarget(TableDescriptor source, KeyMapping mapping) {
+    if (!WindowMapping.keyUsesColumns(mapping)) {
+      return source;
+    }
+    TableDescriptorBuilder b = TableDescriptorBuilder.newBuilder(source);
+    for (ColumnFamilyDescriptor f : source.getColumnFamilies()) {
+      b.modifyColumnFamily(
+          ColumnFamilyDescriptorBuilder.newBuilder(f).setNewVersionBehavior(true).build());
+    }
+    return b.build();
+  }
 
   /**
    * Refuses, in one line naming the target and the HBase shell's {@code alter} that fixes it, a

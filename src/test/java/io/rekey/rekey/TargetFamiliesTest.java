@@ -74,4 +74,20 @@ class TargetFamiliesTest {
     assertThatThrownBy(() -> TargetFamilies.require(source, source, BOUND))
         .hasMessageContaining("NEW_VERSION_BEHAVIOR => 'true'");
   }
+
+  @Test
+  void aCreatedTargetHasTheSourcesFamiliesAndTheNewVersionBehaviorWhereRowsCanMove() {
+    TableDescriptor source = table("src", family("m").setMaxVersions(3), family("d"));
+    assertThat(TargetFamilies.forNewTarget(source, BY_KEY)).isSameAs(source);
+    TableDescriptor created = TargetFamilies.forNewTarget(source, BOUND);
+    assertThat(created.getColumnFamilies())
+        .allSatisfy(f -> assertThat(f.isNewVersionBehavior()).isTrue());
+    assertThat(
+            created
+                .getColumnFamily(org.apache.hadoop.hbase.util.Bytes.toBytes("m"))
+                .getMaxVersions())
+        .isEqualTo(3);
+    // What the check of an existing target asks for is exactly what a created one has.
+    assertThat(TargetFamilies.alters(source, created, true)).isEmpty();
+  }
 }
