@@ -83,9 +83,7 @@ final class SpecTokens {
     }
   }
 
-  /**
-   * The bytes of a literal token, its escapes ({@code \xNN}, {@code \\}, {@code \'}) resolved.
-   */
+  /** The bytes of a literal token, its escapes ({@code \xNN}, {@code \\}, {@code \'}) resolved. */
   static byte[] unescape(Token t) {
     String s = t.text();
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
