@@ -1,14 +1,7 @@
 package io.rekey.write;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.File;
-import java.io.FileInputStream;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -16,13 +9,9 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.PriorityQueue;
 import java.util.function.Supplier;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
-import org.apache.spark.memory.MemoryConsumer;
-import org.apache.spark.memory.MemoryMode;
-import org.apache.spark.memory.TaskMemoryManager;
 import org.apache.spark.util.TaskCompletionListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,8 +19,9 @@ import scala.Tuple2;
 
 /**
  * Sorts one writer task's shuffle records, pairs of a {@link ShuffleCell} record (cells of one row)
- * and its old row (or null), into HBase's cell order: in memory while its {@link Memory} grants
- * room, else in sorted runs of single cells spilled to local files and merged at the end.
+ * and its old row (or null), into HBase's cell order: in memory while its {@link SorterMemory}
+ * grants room, else in sorted runs of single cells spilled to local files ({@link SpilledRun}) and
+ * merged at the end ({@link SortedSource#merge}).
  *
  * <p>It replaces Spark's sort of the shuffled pairs, which kept a tuple per record, estimated the
  * size of its buffer by walking sampled objects as it grew, and compared records through those
@@ -42,9 +32,9 @@ import scala.Tuple2;
  * bytes of each group's row sit in two {@code long[]} beside it, so most comparisons read no array.
  * Groups of the same row (two source rows merged into one) are merged cell by cell after the sort.
  *
- * <p>One class of about 650 lines because it is one algorithm whose parts share the sort buffer's
- * layout: filling, comparing, spilling sorted runs and merging them back read and write the same
- * arrays, and a split would hand those arrays across classes on the hot path.
+ * <p>The sort buffer's arrays are this class's alone: filling, comparing and sorting them, and
+ * handing their records out in order, are here; a spilled run's file format and the merge of sorted
+ * sources are not.
  */
 final class CellSorter implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(CellSorter.class);
@@ -58,19 +48,11 @@ final class CellSorter implements Closeable {
   /** The smallest run a Spark task spills when memory is refused. */
   static final long MIN_RUN = 1L << 20;
 
-  /** Where the sorter's memory comes from: Spark's task memory manager, or a fixed budget. */
-  interface Memory {
-    /** Grants up to {@code bytes} (possibly fewer, possibly after spilling this sorter). */
-    long acquire(long bytes);
-
-    void release(long bytes);
-  }
-
-  private final Memory memory;
+  private final SorterMemory memory;
   private final Supplier<File> spillFiles;
   private final long minRun;
   private final List<File> runs = new ArrayList<>();
-  private final List<RunReader> readers = new ArrayList<>();
+  private final List<SpilledRun.Reader> readers = new ArrayList<>();
   private long granted;
   private long used;
   // Set once the records are being handed out: Spark may still ask for memory, but the records
@@ -102,7 +84,7 @@ final class CellSorter implements Closeable {
    * @param spillFiles a new local file for each spilled run
    * @param minRun the fewest bytes spilled as a run when memory is refused
    */
-  CellSorter(Memory memory, Supplier<File> spillFiles, long minRun) {
+  CellSorter(SorterMemory memory, Supplier<File> spillFiles, long minRun) {
     this.memory = memory;
     this.spillFiles = spillFiles;
     this.minRun = minRun;
@@ -114,36 +96,21 @@ final class CellSorter implements Closeable {
    * it is closed when the task ends, however it ends.
    */
   static CellSorter forTask(TaskContext task) {
-    TaskMemory memory = new TaskMemory(task.taskMemoryManager());
+    SorterMemory.OfTask memory = new SorterMemory.OfTask(task.taskMemoryManager());
     CellSorter sorter =
         new CellSorter(
             memory,
             () -> SparkEnv.get().blockManager().diskBlockManager().createTempLocalBlock()._2(),
             MIN_RUN);
-    memory.sorter = sorter;
+    memory.spillsFrom(sorter);
     task.addTaskCompletionListener((TaskCompletionListener) done -> sorter.close());
     return sorter;
   }
 
   /** A sorter with a fixed memory budget and runs in {@code dir}, for use outside a Spark task. */
   static CellSorter withBudget(long bytes, File dir) {
-    long[] left = {bytes};
-    Memory fixed =
-        new Memory() {
-          @Override
-          public long acquire(long wanted) {
-            long granted = Math.min(wanted, left[0]);
-            left[0] -= granted;
-            return granted;
-          }
-
-          @Override
-          public void release(long freed) {
-            left[0] += freed;
-          }
-        };
     return new CellSorter(
-        fixed,
+        SorterMemory.budget(bytes),
         () -> {
           try {
             return File.createTempFile("cells-", ".run", dir);
@@ -152,32 +119,6 @@ final class CellSorter implements Closeable {
           }
         },
         Math.min(MIN_RUN, bytes / 2));
-  }
-
-  /** Execution memory of one Spark task, given back by spilling when Spark asks. */
-  private static final class TaskMemory extends MemoryConsumer implements Memory {
-    CellSorter sorter;
-
-    TaskMemory(TaskMemoryManager manager) {
-      super(manager, MemoryMode.ON_HEAP);
-    }
-
-    @Override
-    public long acquire(long bytes) {
-      return acquireMemory(bytes);
-    }
-
-    @Override
-    public void release(long bytes) {
-      if (bytes > 0) {
-        freeMemory(bytes);
-      }
-    }
-
-    @Override
-    public long spill(long size, MemoryConsumer trigger) {
-      return sorter == null ? 0 : sorter.spillAndRelease();
-    }
   }
 
   void add(byte[] cell, byte[] old) {
@@ -261,43 +202,20 @@ final class CellSorter implements Closeable {
     if (runs.isEmpty()) {
       return new InMemory();
     }
-    PriorityQueue<Source> heads = new PriorityQueue<>(CellSorter::compareHeads);
+    List<SortedSource> sources = new ArrayList<>();
     for (File run : runs) {
-      RunReader s = new RunReader(run);
-      readers.add(s);
-      if (s.advance()) {
-        heads.add(s);
-      }
+      SpilledRun.Reader r = new SpilledRun.Reader(run);
+      readers.add(r);
+      sources.add(r);
     }
-    Source inMemory = new MemorySource(true);
-    if (inMemory.advance()) {
-      heads.add(inMemory);
-    }
-    return new Iterator<>() {
-      @Override
-      public boolean hasNext() {
-        return !heads.isEmpty();
-      }
-
-      @Override
-      public Tuple2<byte[], byte[]> next() {
-        Source s = heads.poll();
-        if (s == null) {
-          throw new NoSuchElementException();
-        }
-        Tuple2<byte[], byte[]> out = new Tuple2<>(s.cell, s.old);
-        if (s.advance()) {
-          heads.add(s);
-        }
-        return out;
-      }
-    };
+    sources.add(new MemorySource(true));
+    return SortedSource.merge(sources);
   }
 
   /** Deletes the spilled runs and gives all memory back. */
   @Override
   public void close() {
-    for (RunReader r : readers) {
+    for (SpilledRun.Reader r : readers) {
       r.close();
     }
     readers.clear();
@@ -324,21 +242,8 @@ final class CellSorter implements Closeable {
     }
     sortInMemory();
     File file = spillFiles.get();
-    try (DataOutputStream out =
-        new DataOutputStream(new BufferedOutputStream(new FileOutputStream(file), 1 << 16))) {
-      // A run holds single cells: the merge of runs then orders cells, not rows.
-      MemorySource sorted = new MemorySource(true);
-      while (sorted.advance()) {
-        out.writeInt(sorted.cell.length);
-        out.write(sorted.cell);
-        out.writeInt(sorted.old == null ? -1 : sorted.old.length);
-        if (sorted.old != null) {
-          out.write(sorted.old);
-        }
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot spill sorted cells to " + file, e);
-    }
+    // A run holds single cells: the merge of runs then orders cells, not rows.
+    SpilledRun.write(file, new MemorySource(true));
     runs.add(file);
     LOG.info(
         "sorted {} records ({} MB) into run {} on local disk: the task's execution memory is full",
@@ -512,11 +417,6 @@ final class CellSorter implements Closeable {
     groupPrefixMore[h] = p;
   }
 
-  /** Heads of runs whose prefixes start at different offsets: compared in full. */
-  private static int compareHeads(Source a, Source b) {
-    return ShuffleCell.ORDER.compare(a.cell, b.cell);
-  }
-
   /** The sorted records in memory, when nothing was spilled. */
   private final class InMemory implements Iterator<Tuple2<byte[], byte[]>> {
     private final MemorySource source = new MemorySource(false);
@@ -538,20 +438,11 @@ final class CellSorter implements Closeable {
     }
   }
 
-  /** One sorted run's current record, for the merge. */
-  private abstract static class Source {
-    byte[] cell;
-    byte[] old;
-
-    /** Moves to the next record; false at the end. */
-    abstract boolean advance();
-  }
-
   /**
    * The sorted records in memory: as they are, or (to be merged with spilled runs, or spilled)
    * single cells.
    */
-  private final class MemorySource extends Source {
+  private final class MemorySource extends SortedSource {
     private final boolean singleCells;
     private int next;
     // A merged span being handed out, and the next of its cells.
@@ -610,51 +501,6 @@ final class CellSorter implements Closeable {
         cell = r;
         old = o;
         return true;
-      }
-    }
-  }
-
-  private static final class RunReader extends Source {
-    private final File file;
-    private final DataInputStream in;
-
-    RunReader(File file) {
-      this.file = file;
-      try {
-        this.in = new DataInputStream(new BufferedInputStream(new FileInputStream(file), 1 << 16));
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read spilled cells from " + file, e);
-      }
-    }
-
-    void close() {
-      try {
-        in.close();
-      } catch (IOException ignored) {
-        // The file is deleted next; nothing was lost.
-      }
-    }
-
-    @Override
-    boolean advance() {
-      try {
-        int length;
-        try {
-          length = in.readInt();
-        } catch (EOFException end) {
-          close();
-          return false;
-        }
-        cell = new byte[length];
-        in.readFully(cell);
-        int oldLength = in.readInt();
-        old = oldLength < 0 ? null : new byte[oldLength];
-        if (old != null) {
-          in.readFully(old);
-        }
-        return true;
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read spilled cells from " + file, e);
       }
     }
   }
