@@ -183,7 +183,7 @@ public final class AuditAnalysis {
       TableProfile p, TableDescription description) {
     List<AuditResult.FamilyStats> out = new ArrayList<>();
     List<String> seen = new ArrayList<>();
-    for (TableProfile.FamilyProfile f : p.families.values()) {
+    for (FamilyProfile f : p.families.values()) {
       FamilyDescription settings = settingsOf(description, f.name);
       out.add(
           new AuditResult.FamilyStats(
@@ -260,13 +260,14 @@ public final class AuditAnalysis {
       TableProfile p, List<Samples.Row> rowSample, LayoutSimulator.Decoded decoded) {
     List<Weighted> firstByte = new ArrayList<>();
     for (int b = 0; b < 256; b++) {
-      if (p.firstByteCells[b] > 0) {
+      if (p.prefixes.firstByteCells[b] > 0) {
         firstByte.add(
-            new Weighted(Bytes.toStringBinary(new byte[] {(byte) b}), p.firstByteCells[b]));
+            new Weighted(
+                Bytes.toStringBinary(new byte[] {(byte) b}), p.prefixes.firstByteCells[b]));
       }
     }
     List<Weighted> twoBytes = new ArrayList<>();
-    for (Map.Entry<Integer, long[]> e : p.twoByteCells.entrySet()) {
+    for (Map.Entry<Integer, long[]> e : p.prefixes.twoByteCells.entrySet()) {
       int prefix = e.getKey();
       byte[] bytes =
           prefix < 0

@@ -48,7 +48,7 @@ final class ProfileStage
     if (sampleFraction >= 1) {
       return true;
     }
-    return (TableProfile.rowHash(row) >>> 11) < sampleFraction * (1L << 53);
+    return (RowHash.of(row) >>> 11) < sampleFraction * (1L << 53);
   }
 
   @Override

@@ -29,7 +29,7 @@ final class SkewAnalysis {
     double[] bytes = new double[n];
     double[] recent = new double[n];
     for (int i = 0; i < n; i++) {
-      TableProfile.RegionProfile r = p.regions.get(i);
+      RegionProfile r = p.regions.get(i);
       long recentCells = r == null ? 0 : Math.round(r.cells * (1 - fractionBefore(r, cutoff)));
       AuditResult.RegionStats stats =
           new AuditResult.RegionStats(
@@ -76,7 +76,7 @@ final class SkewAnalysis {
    * newest cell, from its sampled write times in between (evenly spread when a tiny region had none
    * sampled).
    */
-  static double fractionBefore(TableProfile.RegionProfile r, long ts) {
+  static double fractionBefore(RegionProfile r, long ts) {
     if (r.cells == 0 || ts <= r.oldestTs) {
       return 0;
     }
@@ -192,7 +192,7 @@ final class SkewAnalysis {
                   : "regions " + firstRegion + "-" + (lastRegion - 1))
               + (start.isEmpty() ? "" : " @ " + start));
       for (int i = firstRegion; i < lastRegion; i++) {
-        TableProfile.RegionProfile r = p.regions.get(i);
+        RegionProfile r = p.regions.get(i);
         if (r == null) {
           continue;
         }

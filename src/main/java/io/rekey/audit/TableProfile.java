@@ -16,9 +16,6 @@ import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -39,8 +36,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>Feed it the cells of each row in HBase's order with {@link #add}, rows in key order, and call
  * {@link #finish} at the end. A row may arrive in several batches.
  *
- * <p>One class of about 600 lines because every statistic is updated from the same cell loop and
- * merged and serialized in the same order; each statistic's own logic lives in {@code sketch}.
+ * <p>Every statistic is updated from the same cell loop and merged in the same order; each
+ * statistic's own logic lives in {@code sketch} or in a class of its own here ({@link
+ * KeyPrefixCounts}, {@link FamilyProfile}, {@link RegionProfile}, {@link RowHash}).
  */
 public final class TableProfile implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -66,10 +64,7 @@ public final class TableProfile implements Serializable {
   long sourceKeyMismatches;
   final List<String> mismatchExamples = new ArrayList<>();
 
-  final long[] firstByteRows = new long[256];
-  final long[] firstByteCells = new long[256];
-  // first two bytes (b0 << 8 | b1, or b0 alone as -1 - b0 for one-byte keys) -> {rows, cells}
-  final HashMap<Integer, long[]> twoByteCells = new HashMap<>();
+  final KeyPrefixCounts prefixes = new KeyPrefixCounts();
 
   final TreeMap<String, FamilyProfile> families = new TreeMap<>();
   final HashMap<Integer, RegionProfile> regions = new HashMap<>();
@@ -96,8 +91,6 @@ public final class TableProfile implements Serializable {
   private transient Quantiles regionTimestamps;
   private transient RegionProfile currentRegion;
   private transient byte[] previousFirstField;
-  private transient int lastPrefix = Integer.MIN_VALUE;
-  private transient long[] lastPrefixCounts;
   private transient int regionIndex = -1;
   private transient byte[] regionEnd;
   private transient byte[][][] bindingColumns;
@@ -248,7 +241,7 @@ public final class TableProfile implements Serializable {
     // Counted per column position within the family: rows of a table mostly repeat the same
     // qualifiers in the same order, so the counter's position cache hits without hashing.
     family.qualifiers.add(qArray, qOffset, qLength, r.familyColumns - 1, size);
-    long cellHash = mix64(r.hash + ts * 0x9E3779B97F4A7C15L + r.columns * 0xC2B2AE3DL);
+    long cellHash = RowHash.mix64(r.hash + ts * 0x9E3779B97F4A7C15L + r.columns * 0xC2B2AE3DL);
     // When cells were written is sketched from a uniform one-in-TIME_SAMPLING sample of them (a
     // KLL update is the costliest step per cell); the hash is independent of key and time order.
     if ((cellHash & (TIME_SAMPLING - 1)) == 0) {
@@ -364,21 +357,7 @@ public final class TableProfile implements Serializable {
     region.rows++;
     region.cells += r.cells;
     region.bytes += r.bytes;
-    if (keyLen > 0) {
-      int b0 = r.key[0] & 0xff;
-      firstByteRows[b0]++;
-      firstByteCells[b0] += r.cells;
-      int prefix = keyLen > 1 ? b0 << 8 | (r.key[1] & 0xff) : -1 - b0;
-      // Rows come in key order: look the prefix up only when it changes.
-      long[] counts = prefix == lastPrefix ? lastPrefixCounts : null;
-      if (counts == null) {
-        counts = twoByteCells.computeIfAbsent(prefix, p -> new long[2]);
-        lastPrefix = prefix;
-        lastPrefixCounts = counts;
-      }
-      counts[0]++;
-      counts[1] += r.cells;
-    }
+    prefixes.add(r.key, r.cells);
     if (widestRows.accepts(r.columns) || largestRows.accepts(r.bytes)) {
       Samples.RawRowSize size = new Samples.RawRowSize(r.key, r.cells, r.columns, r.bytes);
       widestRows.offer(size);
@@ -429,16 +408,7 @@ public final class TableProfile implements Serializable {
         mismatchExamples.add(example);
       }
     }
-    for (int i = 0; i < 256; i++) {
-      firstByteRows[i] += o.firstByteRows[i];
-      firstByteCells[i] += o.firstByteCells[i];
-    }
-    o.twoByteCells.forEach(
-        (prefix, counts) -> {
-          long[] mine = twoByteCells.computeIfAbsent(prefix, p -> new long[2]);
-          mine[0] += counts[0];
-          mine[1] += counts[1];
-        });
+    prefixes.merge(o.prefixes);
     o.families.forEach((name, f) -> families.merge(name, f, FamilyProfile::merge));
     familyList = null;
     lastFamily = null;
@@ -481,40 +451,6 @@ public final class TableProfile implements Serializable {
     }
   }
 
-  /** Murmur3's 64-bit finalizer: spreads a combined value over all bits. */
-  static long mix64(long k) {
-    k ^= k >>> 33;
-    k *= 0xff51afd7ed558ccdL;
-    k ^= k >>> 33;
-    k *= 0xc4ceb9fe1a85ec53L;
-    k ^= k >>> 33;
-    return k;
-  }
-
-  /**
-   * A row's sampling hash, over 64 bits: the key read eight bytes at a time, each word multiplied
-   * into the state (Murmur3's 64-bit constants), then Murmur3's finalizer. It is asked for every
-   * row, and Murmur3's 32-bit pass over four bytes at a time was a tenth of the per-row work. Only
-   * sampling uses it: a change picks other rows, it breaks no stored format.
-   */
-  static long rowHash(byte[] key) {
-    long h = 0x9E3779B97F4A7C15L ^ key.length;
-    int i = 0;
-    for (; i + Long.BYTES <= key.length; i += Long.BYTES) {
-      h =
-          Long.rotateLeft(h ^ (long) WORDS.get(key, i) * 0x87c37b91114253d5L, 31)
-              * 0x4cf5ad432745937fL;
-    }
-    long tail = 0;
-    for (int shift = 0; i < key.length; i++, shift += 8) {
-      tail |= (key[i] & 0xffL) << shift;
-    }
-    return mix64(h ^ tail * 0x87c37b91114253d5L);
-  }
-
-  private static final VarHandle WORDS =
-      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
   /** What the profiler tracks while a row is read. */
   private static final class RowState {
     final byte[] key;
@@ -532,7 +468,7 @@ public final class TableProfile implements Serializable {
 
     RowState(byte[] key, int bindings) {
       this.key = key;
-      this.hash = rowHash(key);
+      this.hash = RowHash.of(key);
       this.columnValues = new byte[bindings][];
     }
 
@@ -545,56 +481,6 @@ public final class TableProfile implements Serializable {
         }
       }
       versions = 0;
-    }
-  }
-
-  /** One family's share. */
-  static final class FamilyProfile implements Serializable {
-    private static final long serialVersionUID = 1L;
-    final byte[] nameBytes;
-    final String name;
-    long cells;
-    long bytes;
-    long deleteMarkers;
-    long maxVersions;
-    long oldestTs = Long.MAX_VALUE;
-    final QualifierCounter qualifiers = new QualifierCounter();
-
-    FamilyProfile(byte[] name) {
-      this.nameBytes = name;
-      this.name = Bytes.toStringBinary(name);
-    }
-
-    FamilyProfile merge(FamilyProfile o) {
-      cells += o.cells;
-      bytes += o.bytes;
-      deleteMarkers += o.deleteMarkers;
-      maxVersions = Math.max(maxVersions, o.maxVersions);
-      oldestTs = Math.min(oldestTs, o.oldestTs);
-      qualifiers.merge(o.qualifiers);
-      return this;
-    }
-  }
-
-  /** One region's share, with when its cells were written. */
-  static final class RegionProfile implements Serializable {
-    private static final long serialVersionUID = 1L;
-    long rows;
-    long cells;
-    long bytes;
-    long oldestTs = Long.MAX_VALUE;
-    long newestTs = Long.MIN_VALUE;
-    // A uniform sample of the region's cells' timestamps: the shape of when it was written.
-    final Quantiles timestamps = new Quantiles();
-
-    RegionProfile merge(RegionProfile o) {
-      rows += o.rows;
-      cells += o.cells;
-      bytes += o.bytes;
-      oldestTs = Math.min(oldestTs, o.oldestTs);
-      newestTs = Math.max(newestTs, o.newestTs);
-      timestamps.merge(o.timestamps);
-      return this;
     }
   }
 }

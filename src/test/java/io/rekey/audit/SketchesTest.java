@@ -98,7 +98,7 @@ class SketchesTest {
     Split<T> s =
         new Split<>(new BottomK<>(k, codec), new BottomK<>(k, codec), new BottomK<>(k, codec));
     for (int i = 0; i < n; i++) {
-      long hash = TableProfile.mix64(i);
+      long hash = RowHash.mix64(i);
       T t = item.apply(i);
       s.whole().offer(hash, t);
       (toLeft.test(i) ? s.left() : s.right()).offer(hash, t);
@@ -122,10 +122,10 @@ class SketchesTest {
         .extracting(Samples.Cell::ts)
         .containsExactlyInAnyOrderElementsOf(expected);
     // The k smallest hashes of all offered: the sample is the same whatever the split.
-    long largestKept = expected.stream().mapToLong(i -> TableProfile.mix64(i)).max().orElseThrow();
+    long largestKept = expected.stream().mapToLong(i -> RowHash.mix64(i)).max().orElseThrow();
     assertThat(
             java.util.stream.LongStream.range(0, 10_000)
-                .filter(i -> TableProfile.mix64(i) <= largestKept)
+                .filter(i -> RowHash.mix64(i) <= largestKept)
                 .count())
         .isEqualTo(100);
     TopK<Samples.RowSize> top = new TopK<>(3, Samples.RowSize::cells);
@@ -233,19 +233,19 @@ class SketchesTest {
     long reached = 0;
     for (int i = 0; i < 20_000; i++) {
       Samples.Cell cell = new Samples.Cell(Bytes.toBytes(i), i, new byte[0][]);
-      whole.offer(TableProfile.mix64(i), cell);
+      whole.offer(RowHash.mix64(i), cell);
       if (i == 10_000) {
         // A later task starts from the threshold the first one reached.
         reached = shared.get();
         later.shareThreshold(shared);
       }
-      (i < 10_000 ? first : later).offer(TableProfile.mix64(i), cell);
+      (i < 10_000 ? first : later).offer(RowHash.mix64(i), cell);
     }
     long bound = reached;
     assertThat(bound).isLessThan(Long.MAX_VALUE);
     assertThat(later.items())
         .isNotEmpty()
-        .allSatisfy(c -> assertThat(TableProfile.mix64(c.ts())).isLessThan(bound));
+        .allSatisfy(c -> assertThat(RowHash.mix64(c.ts())).isLessThan(bound));
     assertThat(roundTrip(first).merge(roundTrip(later)).items())
         .extracting(Samples.Cell::ts)
         .containsExactlyInAnyOrderElementsOf(whole.items().stream().map(Samples.Cell::ts).toList());

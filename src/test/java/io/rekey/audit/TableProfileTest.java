@@ -23,7 +23,7 @@ class TableProfileTest {
     java.util.Set<Long> seen = new java.util.HashSet<>();
     for (int i = 0; i < n; i++) {
       byte[] key = Bytes.toBytes((1_767_225_600_000L + i) + "_user" + (i % 97) + "_".repeat(i % 9));
-      long h = TableProfile.rowHash(key);
+      long h = RowHash.of(key);
       seen.add(h);
       if ((h >>> 11) < 0.1 * (1L << 53)) {
         chosen++;
@@ -68,7 +68,7 @@ class TableProfileTest {
     assertThat(p.regions.get(1).cells).isEqualTo(4);
     assertThat(p.versionsPerColumn.max()).isEqualTo(3);
     assertThat(p.columnsPerRow.max()).isEqualTo(4);
-    assertThat(p.firstByteCells['r']).isEqualTo(9);
+    assertThat(p.prefixes.firstByteCells['r']).isEqualTo(9);
     assertThat(p.families.get("m").qualifiers.topByCells(1).get(0)).isEqualTo(new Weighted("a", 3));
   }
 
