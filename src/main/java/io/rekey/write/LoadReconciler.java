@@ -68,6 +68,21 @@ final class LoadReconciler {
       throws IOException {
     StoreFileCensus.Result census =
         StoreFileCensus.take(conf, table, families.keySet(), ledger.runId(), ledger.sinceMillis());
+    return reconcile(conf, table, run, ledger, families, census);
+  }
+
+  /**
+   * {@link #reconcile(Configuration, TableName, Path, Ledger, Map)} with the census taken: what the
+   * ledger becomes is decided from the census and the run's own files alone.
+   */
+  static Ledger reconcile(
+      Configuration conf,
+      TableName table,
+      Path run,
+      Ledger ledger,
+      Map<String, FamilySettings> families,
+      StoreFileCensus.Result census)
+      throws IOException {
     for (Ledger.Entry e : ledger.pending()) {
       String tag = HFiles.tag(ledger.runId(), e.name());
       long stored = census.cells(tag);

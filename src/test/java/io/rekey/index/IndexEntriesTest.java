@@ -9,7 +9,11 @@ import java.util.List;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellComparator;
 import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.filter.Filter;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 
@@ -74,6 +78,152 @@ class IndexEntriesTest {
             Bytes.toString(
                 subject.getValueArray(), subject.getValueOffset(), subject.getValueLength()))
         .isEqualTo("newer");
+  }
+
+  @Test
+  void aWindowTellsTheRowOnlyWithNoDeleteAndEveryColumnTheEntryNeeds() {
+    IndexEntries entries = entries("m:subject");
+    Result whole = row("msg-1", sender("alice"), cell("m", "subject", "hi"));
+    Result noSubject = row("msg-1", sender("alice"));
+    Result senderDeleted =
+        Result.create(
+            List.of(
+                new KeyValue(b("msg-1"), b("m"), b("sender"), TS, KeyValue.Type.Delete),
+                new KeyValue(b("msg-1"), b("m"), b("subject"), TS, b("hi"))));
+    Result subjectOnly = row("msg-1", cell("m", "subject", "hi"));
+    assertThat(entries.windowSuffices(whole)).isTrue();
+    assertThat(entries.windowSuffices(noSubject)).isFalse();
+    assertThat(entries.missingCovered(noSubject))
+        .extracting(c -> c.family() + ":" + c.qualifier())
+        .containsExactly("m:subject");
+    assertThat(entries.windowSuffices(senderDeleted)).isFalse();
+    assertThat(entries.windowSuffices(subjectOnly)).isFalse();
+    assertThat(entries.hasIndexedColumn(subjectOnly)).isFalse();
+    assertThat(entries.windowSuffices(Result.EMPTY_RESULT)).isFalse();
+    // One entry per version cannot be told from the newest cells of a window.
+    assertThat(entriesOf(v -> v.with("all-versions", "true")).windowSuffices(whole)).isFalse();
+  }
+
+  @Test
+  void aKeyBoundToAColumnNeedsThatColumnInTheWindow() {
+    IndexEntries entries =
+        entriesOf(
+            v ->
+                v.with("source-key", "text: sent:long + '_' + msgid ; thread = m:thread")
+                    .with("index-key", "value + thread + reverse_ts(ts) + key"));
+    Result withThread =
+        row(
+            "1700000000000_m1",
+            sender("alice"),
+            cell("m", "subject", "hi"),
+            cell("m", "thread", "t1"));
+    Result withoutThread = row("1700000000000_m1", sender("alice"), cell("m", "subject", "hi"));
+    assertThat(entries.missesBoundColumn(withThread)).isFalse();
+    assertThat(entries.windowSuffices(withThread)).isTrue();
+    assertThat(entries.missesBoundColumn(withoutThread)).isTrue();
+    assertThat(entries.windowSuffices(withoutThread)).isFalse();
+  }
+
+  @Test
+  void anUpdatesScanReadsRawEveryVersionOfTheIndexColumnsAndTheirFamilyMarkersOnly()
+      throws Exception {
+    Scan scan = entries("m:subject", "x:y").windowScan(new Scan());
+    assertThat(scan.isRaw()).isTrue();
+    assertThat(scan.getMaxVersions()).isEqualTo(Integer.MAX_VALUE);
+    assertThat(scan.getFamilyMap().keySet()).extracting(Bytes::toString).containsExactly("m", "x");
+    Filter filter = scan.getFilter();
+    assertThat(passes(filter, cell("m", "sender", "a"))).isTrue();
+    assertThat(passes(filter, cell("m", "subject", "a"))).isTrue();
+    assertThat(passes(filter, cell("x", "y", "a"))).isTrue();
+    assertThat(passes(filter, new KeyValue(b("?"), b("m"), null, TS, KeyValue.Type.DeleteFamily)))
+        .isTrue();
+    assertThat(passes(filter, cell("m", "body", "a"))).isFalse();
+    // An index on a key field: any cell makes its row exist, so the whole row is read.
+    Scan byField = entriesOnField().windowScan(new Scan());
+    assertThat(byField.isRaw()).isTrue();
+    assertThat(byField.getFilter()).isNull();
+  }
+
+  @Test
+  void aBuildsScanKeepsEveryRowAndOnlyTheIndexColumnsNewestUnlessEveryVersionIsIndexed()
+      throws Exception {
+    Scan scan = entries("m:subject").restrictCountingEveryRow(new Scan());
+    assertThat(scan.getMaxVersions()).isEqualTo(1);
+    Filter filter = scan.getFilter();
+    // A row's first cell passes whatever its column, so a row without the index's columns counts.
+    assertThat(passes(filter, cell("m", "body", "a"))).isTrue();
+    assertThat(passes(filter, cell("m", "subject", "a"))).isTrue();
+    assertThat(entriesOf(v -> v.with("all-versions", "true")).restrictCountingEveryRow(new Scan()))
+        .satisfies(s -> assertThat(s.getMaxVersions()).isEqualTo(Integer.MAX_VALUE));
+    assertThat(entriesOnField().restrictCountingEveryRow(new Scan()).getFilter()).isNull();
+    assertThat(entries().current(b("msg-1")).getFilter()).isNotNull();
+    assertThat(entriesOnField().current(b("1700000000000_m1")).getFilter())
+        .isInstanceOf(FirstKeyOnlyFilter.class);
+  }
+
+  @Test
+  void everyVersionOfTheIndexedCellIsAnEntryWhenAskedAndAKeyFieldIndexesTheRowItself()
+      throws Exception {
+    Result r =
+        row(
+            "msg-1",
+            new KeyValue(b("?"), b("m"), b("sender"), TS + 5, b("bob")),
+            new KeyValue(b("?"), b("m"), b("sender"), TS, b("alice")));
+    assertThat(entries().entries(r))
+        .hasSize(1)
+        .first()
+        .satisfies(e -> assertThat(e.ts()).isEqualTo(TS + 5));
+    assertThat(entriesOf(v -> v.with("all-versions", "true")).entries(r))
+        .extracting(IndexEntries.Entry::ts)
+        .containsExactly(TS + 5, TS);
+    assertThat(entries().entries(row("msg-2", cell("m", "body", "x")))).isEmpty();
+
+    IndexEntries byField = entriesOnField();
+    assertThat(byField.entries(row("1700000000000_m1", cell("m", "body", "x")))).hasSize(1);
+    assertThat(byField.entries(Result.EMPTY_RESULT)).isEmpty();
+  }
+
+  @Test
+  void putsCarryTheMarkerAndTheCoveredColumnsAtTheRunsTime() throws Exception {
+    IndexEntries entries = entries("m:subject");
+    Result r = row("msg-1", sender("alice"), cell("m", "subject", "hi"));
+    List<Put> puts = entries.puts(r, STAMP);
+    assertThat(puts).hasSize(1);
+    Put put = puts.get(0);
+    assertThat(put.getRow()).isEqualTo(entries.entries(r).get(0).key());
+    assertThat(put.getFamilyCellMap().get(b("i")))
+        .hasSize(2)
+        .allSatisfy(c -> assertThat(c.getTimestamp()).isEqualTo(STAMP));
+    assertThat(entries.puts(row("msg-2", cell("m", "body", "x")), STAMP)).isEmpty();
+  }
+
+  private static boolean passes(Filter filter, Cell cell) throws java.io.IOException {
+    filter.reset();
+    return filter.filterCell(cell) == Filter.ReturnCode.INCLUDE
+        || filter.filterCell(cell) == Filter.ReturnCode.INCLUDE_AND_NEXT_COL;
+  }
+
+  /** The entries of an index on the source key's field {@code msgid}. */
+  private static IndexEntries entriesOnField() {
+    OptionValues v =
+        OptionValues.empty()
+            .with("source", "t")
+            .with("source-key", "text: sent:long + '_' + msgid")
+            .with("field", "msgid")
+            .with("index-table", "t_ix");
+    return new IndexEntries(IndexDefinition.from(v.validate(IndexDefinition.declaredWithFile())));
+  }
+
+  private static IndexEntries entriesOf(java.util.function.UnaryOperator<OptionValues> more) {
+    OptionValues v =
+        OptionValues.empty()
+            .with("source", "t")
+            .with("column", "m:sender")
+            .with("index-table", "t_ix")
+            .with("index-family", "i")
+            .with("covered", "m:subject");
+    return new IndexEntries(
+        IndexDefinition.from(more.apply(v).validate(IndexDefinition.declaredWithFile())));
   }
 
   /** What the entry stage used to make: a record per cell, joined. */
