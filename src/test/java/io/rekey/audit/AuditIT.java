@@ -8,10 +8,9 @@ import io.rekey.common.Finding;
 import io.rekey.common.Json;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.keys.Murmur3;
-import io.rekey.options.OptionValues;
+import io.rekey.options.OptionsBuilder;
 import io.rekey.report.AuditReport;
 import io.rekey.sketch.Weighted;
-import io.rekey.spark.JobContext;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.EveryCell;
 import io.rekey.testing.MiniHBase;
@@ -111,16 +110,18 @@ class AuditIT {
     return t;
   }
 
-  static AuditResult audit(TableName t, String... more) {
-    OptionValues v = OptionValues.empty().with("table", t.getNameAsString());
-    for (int i = 0; i < more.length; i += 2) {
-      v = v.with(more[i], more[i + 1]);
-    }
-    AuditOptions options = AuditOptions.from(v.validate(AuditOptions.declared()));
+  static AuditResult audit(TableName t) {
+    return audit(options(t));
+  }
+
+  /** The options of an audit of {@code t}, to add more to. */
+  static OptionsBuilder<AuditOptions> options(TableName t) {
+    return AuditOptions.builder().set(AuditOptions.TABLE, t.getNameAsString());
+  }
+
+  static AuditResult audit(OptionsBuilder<AuditOptions> options) {
     return new AuditJob(
-            new JobContext(
-                SparkLocal.context(), connection, MiniHBase.settings().toConfiguration()),
-            options)
+            SparkLocal.job(connection, MiniHBase.settings().toConfiguration()), options.build())
         .execute();
   }
 
@@ -136,7 +137,7 @@ class AuditIT {
       table.delete(
           new Delete(b((T0 + 5000L) + "_user5")).addColumns(b("m"), b("read"), T0 + 5000L));
     }
-    AuditResult r = audit(t, "source-key", "text: ts:long + '_' + user");
+    AuditResult r = audit(options(t).set(AuditOptions.SOURCE_KEY, "text: ts:long + '_' + user"));
 
     assertThat(r.totals().rows()).isEqualTo(ROWS);
     // The flush for the snapshot drops the put the marker covers and keeps the marker.
@@ -197,11 +198,14 @@ class AuditIT {
     assertThat(r.skew().recentMaxOverMean()).isLessThan(1.6);
     assertThat(r.skew().cellsMaxOverMean()).isLessThan(1.3);
     // A fraction of the rows, chosen by key hash: the same rows on a second run.
-    AuditResult half = audit(TableName.valueOf("audit_salted"), "sample-fraction", "0.5");
+    AuditResult half =
+        audit(options(TableName.valueOf("audit_salted")).set(AuditOptions.SAMPLE_FRACTION, 0.5));
     assertThat(half.sampling().mode()).isEqualTo("fraction");
     assertThat(half.totals().rows()).isBetween(ROWS * 3L / 10, ROWS * 7L / 10);
     assertThat(half.totals().cells()).isEqualTo(half.totals().rows() * 4);
-    assertThat(audit(TableName.valueOf("audit_salted"), "sample-fraction", "0.5").totals())
+    assertThat(
+            audit(options(TableName.valueOf("audit_salted")).set(AuditOptions.SAMPLE_FRACTION, 0.5))
+                .totals())
         .isEqualTo(half.totals());
     // Compared at the table's own 8 regions, the current key is as even as any redesign.
     assertThat(r.whatIf().regions()).isEqualTo(8);
@@ -225,7 +229,7 @@ class AuditIT {
       puts.add(new Put(b("sensor-" + (100 + i))).addColumn(b("m"), b("t0"), T0, new byte[] {1}));
     }
     TestTables.put(t, puts);
-    AuditResult r = audit(t, "batch", "5000");
+    AuditResult r = audit(options(t).set(AuditOptions.BATCH, 5000L));
     assertThat(r.totals().rows()).isEqualTo(51);
     assertThat(r.totals().cells()).isEqualTo(columns + 50L);
     assertThat(r.extremes().wideRows()).isEqualTo(1);
@@ -247,7 +251,7 @@ class AuditIT {
       puts.add(new Put(b(user + "_" + i)).addColumn(b("m"), b("v"), T0 + i, b("x")));
     }
     TestTables.put(t, puts);
-    AuditResult r = audit(t, "source-key", "text: user + '_' + n:long");
+    AuditResult r = audit(options(t).set(AuditOptions.SOURCE_KEY, "text: user + '_' + n:long"));
     assertThat(codes(r)).contains("hot-prefix");
     assertThat(r.prefixes().firstField().topByCells().get(0))
         .isEqualTo(new Weighted("bigcustomer", 1000));

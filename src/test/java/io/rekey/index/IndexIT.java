@@ -151,7 +151,7 @@ class IndexIT {
 
   /** A job on the mini cluster. */
   static JobContext job() {
-    return new JobContext(SparkLocal.context(), connection, conf);
+    return SparkLocal.job(connection, conf);
   }
 
   static IndexRunResult runBuild(OptionValues v) {
@@ -440,10 +440,7 @@ class IndexIT {
               .setCoprocessor(RefusesBulkLoads.class.getName())
               .build());
       assertThatThrownBy(
-              () ->
-                  IndexJob.update(
-                          new JobContext(SparkLocal.context(), connection, failing), update(window))
-                      .execute())
+              () -> IndexJob.update(SparkLocal.job(connection, failing), update(window)).execute())
           .isInstanceOf(RekeyException.class)
           .hasMessageContaining("bulk load");
       admin.modifyTable(plain);

@@ -18,6 +18,7 @@ import io.rekey.testing.InJvmFaults;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.RefuseBulkLoads;
+import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
 import io.rekey.write.BulkLoader;
 import io.rekey.write.Ledger;
@@ -98,14 +99,13 @@ class ExactlyOnceIT extends OnMiniCluster {
     TableName source = messages("eo_split_src", 300);
     RekeyOptions options =
         options("eo_split_src", "eo_split_dst", "salt(2, user) + user + reverse_ts(ts) + order");
-    var sc = io.rekey.testing.SparkLocal.context();
     // HBase's bulk-load client retries a refused region with back-off: keep that short here.
     org.apache.hadoop.conf.Configuration quick = new org.apache.hadoop.conf.Configuration(conf);
     quick.setInt("hbase.client.retries.number", 3);
     quick.setLong("hbase.client.pause", 50);
     List<Integer> loadAttempts = new ArrayList<>();
     JobContext context =
-        new JobContext(sc, connection, quick)
+        SparkLocal.job(connection, quick)
             .withFaults(
                 InJvmFaults.of(
                     (point, partition, attempt) -> {
@@ -156,7 +156,10 @@ class ExactlyOnceIT extends OnMiniCluster {
   @Test
   void theStoredCellCheckSeesAFileLoadedTwiceWhereAScanSeesNothing() throws Exception {
     messages("eo_dup_src", 100);
-    RekeyOptions options = options("eo_dup_src", "eo_dup_dst", SALTED, "no-verify", "true");
+    RekeyOptions options =
+        RekeyIT.rekeyOptions("eo_dup_src", "eo_dup_dst", SALTED)
+            .set(RekeyOptions.NO_VERIFY)
+            .build();
     RekeyResult result = job(options).execute();
     TableName target = TableName.valueOf("eo_dup_dst");
     long cells = TestTables.countCells(target);

@@ -176,12 +176,8 @@ class PressureIT extends OnMiniCluster {
                 .validate(RekeyOptions.declared()));
     Configuration conf = new Configuration(RekeyIT.conf);
     new Throttle(0, 0, 0, 0, false, storeFileWaitSeconds).properties().forEach(conf::set);
-    var sc = SparkLocal.context();
-    return new RekeyJob(
-            new JobContext(sc, connection, conf),
-            options,
-            RekeyJob.plan(new JobContext(sc, connection, conf), options))
-        .execute();
+    JobContext job = SparkLocal.job(connection, conf);
+    return new RekeyJob(job, options, RekeyJob.plan(job, options)).execute();
   }
 
   /** The most store files any region of a table held, sampled every 50 ms. */

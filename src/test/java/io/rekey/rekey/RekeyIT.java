@@ -7,6 +7,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
+import io.rekey.options.OptionsBuilder;
 import io.rekey.spark.Faults;
 import io.rekey.spark.JobContext;
 import io.rekey.testing.EveryCell;
@@ -51,17 +52,17 @@ class RekeyIT extends OnMiniCluster {
   static Connection connection;
   static Configuration conf;
 
-  static RekeyOptions options(String source, String target, String targetKey, String... more) {
-    OptionValues v =
-        OptionValues.empty()
-            .with("source", source)
-            .with("target", target)
-            .with("source-key", SOURCE_KEY)
-            .with("target-key", targetKey);
-    for (int i = 0; i < more.length; i += 2) {
-      v = v.with(more[i], more[i + 1]);
-    }
-    return RekeyOptions.from(v.validate(RekeyOptions.declared()));
+  /** The options of a rekey from {@link #SOURCE_KEY} to {@code targetKey}, to add more to. */
+  static OptionsBuilder<RekeyOptions> rekeyOptions(String source, String target, String targetKey) {
+    return RekeyOptions.builder()
+        .set(RekeyOptions.SOURCE, source)
+        .set(RekeyOptions.TARGET, target)
+        .set(RekeyOptions.SOURCE_KEY, SOURCE_KEY)
+        .set(RekeyOptions.TARGET_KEY, targetKey);
+  }
+
+  static RekeyOptions options(String source, String target, String targetKey) {
+    return rekeyOptions(source, target, targetKey).build();
   }
 
   static RekeyJob job(RekeyOptions options) {
@@ -70,7 +71,7 @@ class RekeyIT extends OnMiniCluster {
 
   /** A job on the mini cluster, broken where {@code faults} says. */
   static RekeyJob job(RekeyOptions options, Faults faults) {
-    JobContext job = new JobContext(SparkLocal.context(), connection, conf, faults);
+    JobContext job = SparkLocal.job(connection, conf).withFaults(faults);
     return new RekeyJob(job, options, RekeyJob.plan(job, options));
   }
 
@@ -235,7 +236,8 @@ class RekeyIT extends OnMiniCluster {
     try (Table t = connection.getTable(source)) {
       t.put(puts);
     }
-    RekeyOptions options = options("rk_wide_src", "rk_wide_dst", SALTED, "batch", "5000");
+    RekeyOptions options =
+        rekeyOptions("rk_wide_src", "rk_wide_dst", SALTED).set(RekeyOptions.BATCH, 5000L).build();
     RekeyResult result = job(options).execute();
     assertThat(result.rowsRead()).isEqualTo(21);
     assertThat(result.cellsRead()).isEqualTo(100_020);
@@ -264,7 +266,10 @@ class RekeyIT extends OnMiniCluster {
     assertThat(connection.getAdmin().tableExists(TableName.valueOf("rk_rej_dst"))).isFalse();
 
     RekeyResult result =
-        job(options("rk_rej_src", "rk_rej_dst", SALTED, "max-rejects", "4")).execute();
+        job(rekeyOptions("rk_rej_src", "rk_rej_dst", SALTED)
+                .set(RekeyOptions.MAX_REJECTS, 4L)
+                .build())
+            .execute();
     assertThat(result.rowsRejected()).isEqualTo(4);
     assertThat(result.cellsRejected()).isEqualTo(4);
     assertThat(result.cellsRead()).isEqualTo(result.cellsWritten() + 4);
@@ -298,7 +303,10 @@ class RekeyIT extends OnMiniCluster {
         .hasMessageContaining("removed the snapshot rekey-rk_col_src-");
     assertThat(connection.getAdmin().tableExists(TableName.valueOf("rk_col_dst"))).isFalse();
     RekeyResult merged =
-        job(options("rk_col_src", "rk_col_dst", dropsOrder, "allow-merge", "true")).execute();
+        job(rekeyOptions("rk_col_src", "rk_col_dst", dropsOrder)
+                .set(RekeyOptions.ALLOW_MERGE)
+                .build())
+            .execute();
     assertThat(merged.cellsWritten()).isEqualTo(3);
     assertThat(TestTables.countCells(TableName.valueOf("rk_col_dst"))).isEqualTo(3);
   }
@@ -314,7 +322,8 @@ class RekeyIT extends OnMiniCluster {
         .hasMessageContaining("the target rk_ne_dst already holds rows")
         .hasMessageContaining("--allow-nonempty");
 
-    RekeyOptions dry = options("rk_ne_src", "rk_dry_dst", SALTED, "dry-run", "true");
+    RekeyOptions dry =
+        rekeyOptions("rk_ne_src", "rk_dry_dst", SALTED).set(RekeyOptions.DRY_RUN).build();
     RekeyResult plan = job(dry).execute();
     assertThat(plan.dryRun()).isTrue();
     assertThat(plan.plan().createTarget()).isTrue();
@@ -493,7 +502,8 @@ class RekeyIT extends OnMiniCluster {
     // --raw: markers (and any hidden cells the source still stores) too; the target then masks
     // exactly what the source masks. The snapshot's flush already dropped the hidden puts, so
     // what is left is the visible put and the two markers.
-    RekeyOptions raw = options("rk_del_src", "rk_del_raw", SALTED, "raw", "true");
+    RekeyOptions raw =
+        rekeyOptions("rk_del_src", "rk_del_raw", SALTED).set(RekeyOptions.RAW).build();
     List<String> sourceRaw = rawCells(source, raw.mapping());
     RekeyResult copied = job(raw).execute();
     assertThat(copied.cellsRead()).isEqualTo(sourceRaw.size()).isGreaterThanOrEqualTo(3);

@@ -15,8 +15,8 @@ import io.rekey.options.InvalidOptionException;
 import io.rekey.run.RunFiles;
 import io.rekey.run.RunLockedException;
 import io.rekey.spark.Faults;
-import io.rekey.spark.JobContext;
 import io.rekey.testing.InJvmFaults;
+import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
 import java.security.PrivilegedExceptionAction;
 import java.util.ArrayList;
@@ -77,9 +77,7 @@ class RekeyRefusalsIT extends OnMiniCluster {
       assertThatThrownBy(
               () ->
                   io.rekey.verify.VerifyJob.tables(
-                      new JobContext(io.rekey.testing.SparkLocal.context(), connection, wrong),
-                      verify,
-                      staging))
+                      SparkLocal.job(connection, wrong), verify, staging))
           .isInstanceOf(RuntimeException.class);
       assertThat(snapshotsOf("rr_restore_src")).isEqualTo(before);
     }
@@ -136,7 +134,10 @@ class RekeyRefusalsIT extends OnMiniCluster {
       assertThat(admin.listNamespaces()).doesNotContain("rr_nosuchns");
     }
     RekeyResult created =
-        job(options("rr_ns_src", "rr_nosuchns:dst", SALTED, "create-namespace", "true")).execute();
+        job(RekeyIT.rekeyOptions("rr_ns_src", "rr_nosuchns:dst", SALTED)
+                .set(RekeyOptions.CREATE_NAMESPACE)
+                .build())
+            .execute();
     assertThat(created.verify().matches()).isTrue();
   }
 
@@ -193,7 +194,9 @@ class RekeyRefusalsIT extends OnMiniCluster {
     org.apache.hadoop.fs.FileSystem fs = locked.getFileSystem(RekeyIT.conf);
     fs.mkdirs(locked, new org.apache.hadoop.fs.permission.FsPermission((short) 0755));
     RekeyOptions options =
-        options("rr_perm_src", "rr_perm_dst", SALTED, "staging", locked.toString());
+        RekeyIT.rekeyOptions("rr_perm_src", "rr_perm_dst", SALTED)
+            .set(RekeyOptions.STAGING, locked.toString())
+            .build();
     UserGroupInformation alice =
         UserGroupInformation.createUserForTesting("alice", new String[] {"users"});
     assertThatThrownBy(

@@ -21,7 +21,6 @@ import io.rekey.keys.KeyMapping;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionValues;
 import io.rekey.report.SyncText;
-import io.rekey.spark.JobContext;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
@@ -47,13 +46,12 @@ class RepairIT extends OnMiniCluster {
 
   static RepairResult repair(OptionValues v) {
     RepairOptions options = RepairOptions.from(v.validate(RepairOptions.declared()));
-    return new RepairJob(new JobContext(SparkLocal.context(), connection, RekeyIT.conf), options)
-        .execute();
+    return new RepairJob(SparkLocal.job(connection, RekeyIT.conf), options).execute();
   }
 
   static io.rekey.verify.VerifyResult verifyUntil(String targetKey, long until) {
     return io.rekey.verify.VerifyJob.tables(
-        new JobContext(SparkLocal.context(), connection, RekeyIT.conf),
+        SparkLocal.job(connection, RekeyIT.conf),
         new io.rekey.verify.VerifyOptions(
             TableName.valueOf("rp_pin_src"),
             TableName.valueOf("rp_pin_dst"),

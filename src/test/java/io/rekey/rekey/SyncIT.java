@@ -18,7 +18,6 @@ import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
 import io.rekey.run.RunLockedException;
 import io.rekey.run.RunState;
-import io.rekey.spark.JobContext;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
@@ -79,8 +78,7 @@ class SyncIT extends OnMiniCluster {
 
   static SyncResult sync(OptionValues v) {
     SyncOptions options = SyncOptions.from(v.validate(SyncOptions.declared()));
-    return new SyncJob(new JobContext(SparkLocal.context(), connection, RekeyIT.conf), options)
-        .execute();
+    return new SyncJob(SparkLocal.job(connection, RekeyIT.conf), options).execute();
   }
 
   static long watermark(String target) {
@@ -104,9 +102,7 @@ class SyncIT extends OnMiniCluster {
             null,
             false);
     return VerifyJob.tables(
-        new JobContext(SparkLocal.context(), connection, RekeyIT.conf),
-        options,
-        RunFiles.staging(RekeyIT.conf, null));
+        SparkLocal.job(connection, RekeyIT.conf), options, RunFiles.staging(RekeyIT.conf, null));
   }
 
   /**
@@ -627,7 +623,7 @@ class SyncIT extends OnMiniCluster {
   }
 
   private static SyncResult finalSync(SyncOptions options, Runnable afterLastComparison) {
-    return new SyncJob(new JobContext(SparkLocal.context(), connection, RekeyIT.conf), options)
+    return new SyncJob(SparkLocal.job(connection, RekeyIT.conf), options)
         .afterLastComparison(afterLastComparison)
         .execute();
   }

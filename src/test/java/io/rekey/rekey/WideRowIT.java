@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
 import io.rekey.run.RunFiles;
-import io.rekey.spark.JobContext;
 import io.rekey.testing.SparkLocal;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
@@ -170,7 +169,7 @@ class WideRowIT extends OnMiniCluster {
   private static io.rekey.verify.VerifyResult verify(
       String source, String target, KeyMapping mapping) {
     return VerifyJob.tables(
-        new JobContext(SparkLocal.context(), connection, RekeyIT.conf),
+        SparkLocal.job(connection, RekeyIT.conf),
         new VerifyOptions(
             TableName.valueOf(source),
             TableName.valueOf(target),

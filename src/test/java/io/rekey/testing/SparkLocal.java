@@ -1,6 +1,9 @@
 package io.rekey.testing;
 
+import io.rekey.spark.JobContext;
 import io.rekey.spark.SparkSessions;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.client.Connection;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
@@ -25,5 +28,10 @@ public final class SparkLocal {
       Runtime.getRuntime().addShutdownHook(new Thread(session::stop));
     }
     return sc;
+  }
+
+  /** A job on this JVM's local Spark, through {@code connection} with its settings. */
+  public static JobContext job(Connection connection, Configuration conf) {
+    return new JobContext(context(), connection, conf);
   }
 }
