@@ -1,5 +1,6 @@
 package io.rekey.bench;
 
+import io.rekey.options.ReadMode;
 import io.rekey.read.ReadOptions;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
@@ -38,7 +39,7 @@ final class ReadFloor {
             conf,
             TableName.valueOf(table),
             scan,
-            false,
+            ReadMode.SNAPSHOT,
             RunFiles.staging(conf, null),
             "bench-floor")) {
       record.put("settings", readSettings(read, scan));

@@ -11,6 +11,7 @@ import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.SplitPoints;
 import io.rekey.options.OptionValues;
+import io.rekey.options.ReadMode;
 import io.rekey.read.ReadOptions;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
@@ -461,7 +462,14 @@ public final class RekeyBenchmark {
       Scan scan,
       String purpose) {
     return TableRead.open(
-        sc, connection, conf, table, scan, false, RunFiles.staging(conf, null), purpose);
+        sc,
+        connection,
+        conf,
+        table,
+        scan,
+        ReadMode.SNAPSHOT,
+        RunFiles.staging(conf, null),
+        purpose);
   }
 
   /** What a Put-based peer's read and write were. */

@@ -5,6 +5,7 @@ import io.rekey.generate.MessageGenerator;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.options.OptionValues;
+import io.rekey.options.ReadMode;
 import io.rekey.rekey.RekeyJob;
 import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.RekeyResult;
@@ -153,7 +154,7 @@ public final class SyncBenchmark {
                                 TableName.valueOf(SOURCE),
                                 TableName.valueOf(TARGET),
                                 RekeyOptions.mapping(SOURCE_KEY, TARGET_KEY),
-                                false,
+                                ReadMode.SNAPSHOT,
                                 1000,
                                 false,
                                 null,

@@ -2,6 +2,7 @@ package io.rekey.audit;
 
 import io.rekey.common.Severity;
 import io.rekey.hbase.TableAdmin;
+import io.rekey.options.ReadMode;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import io.rekey.run.RunFiles;
@@ -86,7 +87,7 @@ public final class AuditJob {
                       conf,
                       options.table(),
                       SourceReader.fullScan(options.batch(), true),
-                      options.liveScan(),
+                      options.read(),
                       RunFiles.staging(conf, options.staging()),
                       "audit"));
       if (read.snapshot() != null) {
@@ -95,7 +96,7 @@ public final class AuditJob {
       // The description is for the analysis: a snapshot read does not wait for the region
       // metrics. A live scan does, as the snapshot proved the table exists and a live scan of a
       // missing one would fail in Spark's planning with a bare exception, not the description's.
-      description = options.liveScan() ? description(describing) : null;
+      description = options.read() == ReadMode.LIVE_SCAN ? description(describing) : null;
       stageSeconds.put("plan and snapshot", secondsSince(started));
       long t1 = System.nanoTime();
       profile = profile(settings, read);
@@ -121,7 +122,7 @@ public final class AuditJob {
               profile,
               new AuditAnalysis.Context(
                   options.table().getNameAsString(),
-                  options.liveScan() ? "live-scan" : "snapshot",
+                  options.read().cliName(),
                   options.sampling().withTasks(readTasks, largestTaskProfileBytes),
                   options.sourceKeySpec(),
                   description,

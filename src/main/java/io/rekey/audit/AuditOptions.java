@@ -8,6 +8,7 @@ import io.rekey.options.Location;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.OptionsBuilder;
+import io.rekey.options.ReadMode;
 import io.rekey.options.SharedOptions;
 import io.rekey.read.ReadOptions;
 import io.rekey.schema.TableInspector;
@@ -29,7 +30,7 @@ import org.apache.hadoop.hbase.TableName;
  */
 public record AuditOptions(
     TableName table,
-    boolean liveScan,
+    ReadMode read,
     double sampleFraction,
     long rowsPerSplit,
     String sourceKeySpec,
@@ -151,7 +152,7 @@ public record AuditOptions(
 
   /** Builds and checks the options: every key spec is parsed before any work. */
   public static AuditOptions from(OptionValues values) {
-    boolean liveScan = ReadOptions.liveScan(values);
+    ReadMode read = ReadOptions.mode(values);
     if (values.isSet(SAMPLE_FRACTION) && values.get(ROWS_PER_SPLIT) > 0) {
       throw new InvalidOptionException(
           "--sample-fraction and --rows-per-split are both given; choose one way to sample");
@@ -197,7 +198,7 @@ public record AuditOptions(
     }
     return new AuditOptions(
         table,
-        liveScan,
+        read,
         values.get(SAMPLE_FRACTION),
         values.get(ROWS_PER_SPLIT),
         sourceSpec,

@@ -27,7 +27,7 @@ final class AuditCommand implements Command<AuditOptions> {
 
   @Override
   public List<Grant> grants(AuditOptions o) {
-    return Grant.fullRead(o.table(), o.liveScan());
+    return Grant.fullRead(o.table(), o.read());
   }
 
   @Override

@@ -38,7 +38,7 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
         new ArrayList<>(
             kind == IndexJob.Kind.UPDATE
                 ? List.of(Grant.read(def.source()), Grant.describe(def.source()))
-                : Grant.fullRead(def.source(), o.liveScan()));
+                : Grant.fullRead(def.source(), o.read()));
     grants.add(Grant.read(def.indexTable()));
     grants.add(Grant.describe(def.indexTable()));
     if (o.write() == IndexRunOptions.Write.PUTS) {

@@ -28,7 +28,7 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
   @Override
   public List<Grant> grants(IndexScrutinyOptions o) {
     IndexDefinition def = o.definition();
-    List<Grant> grants = new ArrayList<>(Grant.fullRead(def.source(), o.liveScan()));
+    List<Grant> grants = new ArrayList<>(Grant.fullRead(def.source(), o.read()));
     grants.add(Grant.read(def.indexTable()));
     grants.add(Grant.describe(def.indexTable()));
     if (o.repair()) {
@@ -54,7 +54,7 @@ final class IndexScrutinyCommand implements Command<IndexScrutinyOptions> {
         o.definition().indexTable(),
         job -> {
           IndexScrutinyResult result =
-              new IndexScrutinyJob(job, o.definition(), o.liveScan(), o.staging())
+              new IndexScrutinyJob(job, o.definition(), o.read(), o.staging())
                   .execute(o.repair(), o.samples(), o.breakLock());
           context.emit(IndexText.scrutiny(result), result);
           boolean foreignRefused = o.failOnForeign() && result.foreign() > 0;

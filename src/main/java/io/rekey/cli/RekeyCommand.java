@@ -28,7 +28,7 @@ final class RekeyCommand implements Command<RekeyOptions> {
 
   @Override
   public List<Grant> grants(RekeyOptions o) {
-    List<Grant> grants = new ArrayList<>(Grant.fullRead(o.source(), o.liveScan()));
+    List<Grant> grants = new ArrayList<>(Grant.fullRead(o.source(), o.read()));
     grants.addAll(Grant.bulkLoad(o.target()));
     // Its verify reads the target; a target it creates is its own.
     grants.add(Grant.read(o.target()));

@@ -31,7 +31,7 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
   public List<Grant> grants(RepairOptions o) {
     RekeyOptions rekey = o.rekey();
     // The source through a snapshot (unless live), the target live.
-    List<Grant> grants = new ArrayList<>(Grant.fullRead(rekey.source(), rekey.liveScan()));
+    List<Grant> grants = new ArrayList<>(Grant.fullRead(rekey.source(), rekey.read()));
     grants.addAll(
         List.of(
             Grant.read(rekey.target()),

@@ -48,7 +48,7 @@ final class RekeySyncCommand implements Command<SyncOptions> {
     }
     if (o.finalRun()) {
       // The final verify (and repair) read the source through a snapshot, unless live.
-      grants.addAll(Grant.snapshotRead(rekey.source(), rekey.liveScan()));
+      grants.addAll(Grant.snapshotRead(rekey.source(), rekey.read()));
     }
     grants.addAll(Grant.state(TableName.valueOf(rekey.stateTable())));
     return grants;

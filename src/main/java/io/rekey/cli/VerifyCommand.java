@@ -25,7 +25,7 @@ final class VerifyCommand implements Command<VerifyOptions> {
 
   @Override
   public List<Grant> grants(VerifyOptions o) {
-    List<Grant> grants = new ArrayList<>(Grant.fullRead(o.source(), o.liveScan()));
+    List<Grant> grants = new ArrayList<>(Grant.fullRead(o.source(), o.read()));
     grants.add(Grant.read(o.target()));
     grants.add(Grant.describe(o.target()));
     // The definition a rekey pinned, when there is a state table.

@@ -282,14 +282,7 @@ public final class IndexJob {
     }
     try (TableRead read =
         TableRead.open(
-            sc,
-            connection,
-            conf,
-            definition.source(),
-            scan,
-            options.liveScan(),
-            staging(),
-            "index")) {
+            sc, connection, conf, definition.source(), scan, options.read(), staging(), "index")) {
       state.rememberRead(read.snapshot(), read.restoreDir());
       IndexLoad.Written written =
           new IndexLoad(job, definition, runDir())
@@ -357,7 +350,7 @@ public final class IndexJob {
         .definition(definition.valueName() + " -> " + definition.key().layout().canonicalSpec())
         .indexCreated(created)
         .indexRegions(w == null ? null : w.table().splitPlan())
-        .read(options.liveScan() ? "live-scan" : "snapshot")
+        .read(options.read().cliName())
         .write(OptionDef.cliName(options.write()))
         .windowFrom(windowFrom)
         .windowTo(windowTo)

@@ -3,6 +3,7 @@ package io.rekey.index;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.ReadMode;
 import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import io.rekey.read.ReadOptions;
@@ -15,14 +16,14 @@ import java.util.List;
  * Options of {@code index build} and {@code index update}: the definition, how to read the source,
  * where run files go, how many rejects to tolerate, and the lock.
  *
- * @param liveScan read through the region servers (the default of an update: its window is small)
- *     instead of from a snapshot (the default of a build)
+ * @param read a live scan through the region servers (the default of an update: its window is
+ *     small) or a snapshot (the default of a build)
  * @param until an update indexes cells older than this (epoch millis), or null for now minus the
  *     safety lag
  */
 public record IndexRunOptions(
     IndexDefinition definition,
-    boolean liveScan,
+    ReadMode read,
     String staging,
     long maxRejects,
     boolean breakLock,
@@ -90,7 +91,7 @@ public record IndexRunOptions(
   public static IndexRunOptions forBuild(OptionValues values) {
     return new IndexRunOptions(
         IndexDefinition.from(values),
-        ReadOptions.liveScan(values),
+        ReadOptions.mode(values),
         values.get(STAGING),
         values.get(MAX_REJECTS),
         values.get(BREAK_LOCK),
@@ -104,7 +105,7 @@ public record IndexRunOptions(
   }
 
   public static IndexRunOptions forUpdate(OptionValues values) {
-    ReadOptions.liveScan(values);
+    ReadOptions.mode(values);
     String until = values.get(UNTIL);
     IndexDefinition definition = IndexDefinition.from(values);
     Long untilMillis = until == null ? null : Times.parse(UNTIL.name(), until);
@@ -113,7 +114,7 @@ public record IndexRunOptions(
     }
     return new IndexRunOptions(
         definition,
-        !values.get(ReadOptions.SNAPSHOT),
+        values.get(ReadOptions.SNAPSHOT) ? ReadMode.SNAPSHOT : ReadMode.LIVE_SCAN,
         values.get(STAGING),
         values.get(MAX_REJECTS),
         values.get(BREAK_LOCK),

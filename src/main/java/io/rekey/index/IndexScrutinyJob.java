@@ -3,6 +3,7 @@ package io.rekey.index;
 import io.rekey.common.Json;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.KeyReject;
+import io.rekey.options.ReadMode;
 import io.rekey.read.TableRead;
 import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
@@ -77,16 +78,16 @@ public final class IndexScrutinyJob {
   private final Connection connection;
   private final Configuration conf;
   private final IndexDefinition definition;
-  private final boolean liveScan;
+  private final ReadMode read;
   private final String staging;
 
   public IndexScrutinyJob(
-      JobContext job, IndexDefinition definition, boolean liveScan, String staging) {
+      JobContext job, IndexDefinition definition, ReadMode read, String staging) {
     this.sc = job.sc();
     this.connection = job.connection();
     this.conf = job.conf();
     this.definition = definition;
-    this.liveScan = liveScan;
+    this.read = read;
     this.staging = staging;
   }
 
@@ -139,7 +140,7 @@ public final class IndexScrutinyJob {
             conf,
             definition.source(),
             scan,
-            liveScan,
+            this.read,
             RunFiles.staging(conf, staging),
             "scrutiny");
     state.rememberRead(read.snapshot(), read.restoreDir());

@@ -2,6 +2,7 @@ package io.rekey.index;
 
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.ReadMode;
 import io.rekey.read.ReadOptions;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.List;
  */
 public record IndexScrutinyOptions(
     IndexDefinition definition,
-    boolean liveScan,
+    ReadMode read,
     String staging,
     boolean repair,
     int samples,
@@ -49,7 +50,7 @@ public record IndexScrutinyOptions(
   public static IndexScrutinyOptions from(OptionValues values) {
     return new IndexScrutinyOptions(
         IndexDefinition.from(values),
-        ReadOptions.liveScan(values),
+        ReadOptions.mode(values),
         values.get(IndexRunOptions.STAGING),
         values.get(REPAIR),
         values.get(SAMPLES).intValue(),

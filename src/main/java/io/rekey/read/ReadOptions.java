@@ -3,6 +3,7 @@ package io.rekey.read;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
+import io.rekey.options.ReadMode;
 
 /**
  * The options every job that reads a whole table shares, declared once: snapshot or live scan, and
@@ -27,15 +28,15 @@ public final class ReadOptions {
   private ReadOptions() {}
 
   /**
-   * Whether to scan live rather than read a snapshot.
+   * The read the options ask for, a snapshot unless {@code --live-scan}.
    *
    * @throws InvalidOptionException when both are asked for
    */
-  public static boolean liveScan(OptionValues values) {
+  public static ReadMode mode(OptionValues values) {
     if (values.get(SNAPSHOT) && values.get(LIVE_SCAN)) {
       throw new InvalidOptionException(
           "--snapshot and --live-scan are both given; choose one (the snapshot is the default)");
     }
-    return values.get(LIVE_SCAN);
+    return values.get(LIVE_SCAN) ? ReadMode.LIVE_SCAN : ReadMode.SNAPSHOT;
   }
 }

@@ -1,6 +1,7 @@
 package io.rekey.read;
 
 import io.rekey.hbase.TableAdmin;
+import io.rekey.options.ReadMode;
 import io.rekey.run.RunFiles;
 import io.rekey.spark.SparkCores;
 import java.io.IOException;
@@ -60,10 +61,10 @@ public final class TableRead implements AutoCloseable {
       Configuration conf,
       TableName table,
       Scan scan,
-      boolean liveScan,
+      ReadMode read,
       Path staging,
       String purpose) {
-    if (liveScan) {
+    if (read == ReadMode.LIVE_SCAN) {
       return new TableRead(
           connection, conf, table, SourceReader.live(sc, conf, table, scan), null, null);
     }

@@ -4,6 +4,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.PurgedDeletes;
 import io.rekey.hbase.TableAdmin;
+import io.rekey.options.ReadMode;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import io.rekey.run.RunFiles;
@@ -453,7 +454,7 @@ public final class RekeyJob {
                 conf,
                 options.source(),
                 copy.sourceScan(),
-                false,
+                ReadMode.SNAPSHOT,
                 runDir,
                 "rekey-verify")
             : null) {

@@ -6,6 +6,7 @@ import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.OptionsBuilder;
+import io.rekey.options.ReadMode;
 import io.rekey.options.SharedOptions;
 import io.rekey.read.ReadOptions;
 import io.rekey.run.RunLock;
@@ -17,7 +18,7 @@ import org.apache.hadoop.hbase.TableName;
 /**
  * Options of {@code rekey}.
  *
- * @param liveScan read through the region servers instead of from a snapshot
+ * @param read from a snapshot (the default), or a live scan through the region servers
  * @param staging where run directories go (a URI or path on the cluster's filesystem), or null for
  *     the default: {@code hbase.fs.tmp.dir/rekey} on the cluster's filesystem (see {@link
  *     io.rekey.run.RunFiles#staging})
@@ -34,7 +35,7 @@ public record RekeyOptions(
     TableName source,
     TableName target,
     KeyMapping mapping,
-    boolean liveScan,
+    ReadMode read,
     boolean keepSnapshot,
     String staging,
     long maxRejects,
@@ -134,7 +135,7 @@ public record RekeyOptions(
 
   /** Builds and checks the options from validated values. */
   public static RekeyOptions from(OptionValues values) {
-    boolean liveScan = ReadOptions.liveScan(values);
+    ReadMode read = ReadOptions.mode(values);
     TableName source = TableInspector.tableName(SOURCE.name(), values.get(SOURCE));
     TableName target = TableInspector.tableName(TARGET.name(), values.get(TARGET));
     if (source.equals(target)) {
@@ -145,7 +146,7 @@ public record RekeyOptions(
         source,
         target,
         mapping(values.get(SOURCE_KEY), values.get(TARGET_KEY)),
-        liveScan,
+        read,
         values.get(KEEP_SNAPSHOT),
         values.get(STAGING),
         values.get(MAX_REJECTS),
@@ -183,7 +184,7 @@ public record RekeyOptions(
         + " => "
         + mapping().target().canonicalSpec()
         + " | read="
-        + (liveScan() ? "live-scan" : "snapshot")
+        + read().cliName()
         + (raw() ? ",raw" : "")
         + " batch="
         + batch()

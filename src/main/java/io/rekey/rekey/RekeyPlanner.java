@@ -12,6 +12,7 @@ import io.rekey.keys.KeyReject;
 import io.rekey.keys.KeyText;
 import io.rekey.keys.LayoutException;
 import io.rekey.keys.SplitPoints;
+import io.rekey.options.ReadMode;
 import io.rekey.read.CellVisibility;
 import io.rekey.run.RunFiles;
 import io.rekey.write.WriterTasks;
@@ -113,7 +114,7 @@ public final class RekeyPlanner {
       splitTexts.add(KeyText.of(s));
     }
     String snapshot =
-        options.liveScan()
+        options.read() == ReadMode.LIVE_SCAN
             ? null
             : "rekey-"
                 + options.source().getNameAsString().replace(':', '_')
@@ -127,7 +128,7 @@ public final class RekeyPlanner {
             mapping.target().canonicalSpec(),
             mapping.injectivity(),
             !mapping.injectivity().injective() && !options.allowMerge(),
-            (options.liveScan() ? "live-scan" : "snapshot")
+            options.read().cliName()
                 + (options.raw() ? ", raw (delete markers and hidden cells too)" : ""),
             snapshot,
             runDir(options).toString(),

@@ -4,6 +4,7 @@ import io.rekey.common.Json;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
+import io.rekey.options.ReadMode;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import io.rekey.run.RunFiles;
@@ -82,7 +83,7 @@ public final class RepairJob {
    */
   public RepairResult execute() {
     Path staging = RunFiles.staging(conf, rekey.staging());
-    if (!rekey.liveScan()) {
+    if (rekey.read() == ReadMode.SNAPSHOT) {
       RunFiles.checkUsable(conf, staging, sc.master());
     }
     long started = System.currentTimeMillis();
@@ -144,7 +145,7 @@ public final class RepairJob {
             conf,
             rekey.source(),
             sides.sourceScan(sourceBatch),
-            rekey.liveScan(),
+            rekey.read(),
             staging,
             "rekey-repair")) {
       JavaPairRDD<ImmutableBytesWritable, Result> targetRows =
@@ -225,7 +226,7 @@ public final class RepairJob {
                   rekey.source(),
                   rekey.target(),
                   rekey.mapping(),
-                  rekey.liveScan(),
+                  rekey.read(),
                   rekey.batch(),
                   false,
                   options.until(),

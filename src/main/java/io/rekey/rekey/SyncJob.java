@@ -219,7 +219,7 @@ public final class SyncJob {
               rekey.source(),
               rekey.target(),
               rekey.mapping(),
-              rekey.liveScan(),
+              rekey.read(),
               rekey.batch(),
               rekey.raw(),
               end,

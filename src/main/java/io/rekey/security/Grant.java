@@ -1,5 +1,6 @@
 package io.rekey.security;
 
+import io.rekey.options.ReadMode;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.security.access.Permission.Action;
@@ -48,18 +49,18 @@ public record Grant(
   }
 
   /** What reading all of {@code table} takes: READ, its settings, and its snapshot unless live. */
-  public static List<Grant> fullRead(TableName table, boolean liveScan) {
+  public static List<Grant> fullRead(TableName table, ReadMode read) {
     List<Grant> grants = new java.util.ArrayList<>(List.of(read(table), describe(table)));
-    grants.addAll(snapshotRead(table, liveScan));
+    grants.addAll(snapshotRead(table, read));
     return grants;
   }
 
   /**
    * A snapshot read of {@code table}: ADMIN to take the snapshot and access to its files; none when
-   * {@code liveScan}.
+   * read live.
    */
-  public static List<Grant> snapshotRead(TableName table, boolean liveScan) {
-    if (liveScan) {
+  public static List<Grant> snapshotRead(TableName table, ReadMode read) {
+    if (read == ReadMode.LIVE_SCAN) {
       return List.of();
     }
     return List.of(

@@ -107,7 +107,7 @@ public final class VerifyJob {
             conf,
             options.source(),
             sides.sourceScan(sourceBatch),
-            options.liveScan(),
+            options.read(),
             staging,
             "rekey-verify")) {
       JavaPairRDD<ImmutableBytesWritable, Result> target =

@@ -4,6 +4,7 @@ import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.OptionsBuilder;
+import io.rekey.options.ReadMode;
 import io.rekey.options.SharedOptions;
 import io.rekey.options.Times;
 import io.rekey.read.ReadOptions;
@@ -15,7 +16,7 @@ import org.apache.hadoop.hbase.TableName;
 /**
  * Options of {@code verify}.
  *
- * @param liveScan read the source through its region servers instead of from a snapshot
+ * @param read the source from a snapshot (the default), or a live scan through its region servers
  * @param raw compare raw: delete markers and the cells they hide count too
  * @param until compare only cells with timestamps below this (epoch millis), or null for all
  * @param stateTable where a migration into the target pinned its mapping (checked when it exists)
@@ -28,7 +29,7 @@ public record VerifyOptions(
     TableName source,
     TableName target,
     KeyMapping mapping,
-    boolean liveScan,
+    ReadMode read,
     int batch,
     boolean raw,
     Long until,
@@ -65,13 +66,13 @@ public record VerifyOptions(
   }
 
   public static VerifyOptions from(OptionValues values) {
-    boolean liveScan = ReadOptions.liveScan(values);
+    ReadMode read = ReadOptions.mode(values);
     return new VerifyOptions(
         TableInspector.tableName(SharedOptions.SOURCE.name(), values.get(SharedOptions.SOURCE)),
         TableInspector.tableName(SharedOptions.TARGET.name(), values.get(SharedOptions.TARGET)),
         SharedOptions.mapping(
             values.get(SharedOptions.SOURCE_KEY), values.get(SharedOptions.TARGET_KEY)),
-        liveScan,
+        read,
         values.get(ReadOptions.BATCH).intValue(),
         values.get(SharedOptions.RAW),
         values.get(UNTIL) == null ? null : Times.parse(UNTIL.name(), values.get(UNTIL)),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionValues;
+import io.rekey.options.ReadMode;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ class AuditOptionsTest {
   @Test
   void defaultsReadASnapshotOfEverythingAndSimulateTheStandardLayouts() {
     AuditOptions o = parse("table", "demo:messages");
-    assertThat(o.liveScan()).isFalse();
+    assertThat(o.read()).isEqualTo(ReadMode.SNAPSHOT);
     assertThat(o.sampling().mode()).isEqualTo("all");
     assertThat(o.out().local()).isEqualTo(Path.of("var", "audit", "demo_messages"));
     assertThat(o.failOn()).isEqualTo(AuditOptions.FailOn.NEVER);

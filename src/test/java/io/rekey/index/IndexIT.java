@@ -7,6 +7,7 @@ import io.rekey.cli.ExitCode;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.options.OptionValues;
+import io.rekey.options.ReadMode;
 import io.rekey.run.RunState;
 import io.rekey.spark.Faults;
 import io.rekey.spark.JobContext;
@@ -168,7 +169,7 @@ class IndexIT {
 
   static IndexScrutinyResult scrutiny(OptionValues v, boolean repair) {
     IndexDefinition d = IndexDefinition.from(v.validate(IndexScrutinyOptions.declared()));
-    return new IndexScrutinyJob(job(), d, false, null).execute(repair, 10, false);
+    return new IndexScrutinyJob(job(), d, ReadMode.SNAPSHOT, null).execute(repair, 10, false);
   }
 
   static IndexLookup lookup(OptionValues v) {

@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.common.RekeyException;
 import io.rekey.options.InvalidOptionException;
+import io.rekey.options.ReadMode;
 import io.rekey.run.RunFiles;
 import io.rekey.run.RunLockedException;
 import io.rekey.spark.Faults;
@@ -66,7 +67,7 @@ class RekeyRefusalsIT extends OnMiniCluster {
             TableName.valueOf("rr_restore_src"),
             TableName.valueOf("rr_restore_dst"),
             options("rr_restore_src", "rr_restore_dst", SALTED).mapping(),
-            false,
+            ReadMode.SNAPSHOT,
             1000,
             false,
             null,

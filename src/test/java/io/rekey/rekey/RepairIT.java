@@ -20,6 +20,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionValues;
+import io.rekey.options.ReadMode;
 import io.rekey.report.SyncText;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
@@ -56,7 +57,7 @@ class RepairIT extends OnMiniCluster {
             TableName.valueOf("rp_pin_src"),
             TableName.valueOf("rp_pin_dst"),
             RekeyOptions.mapping(SOURCE_KEY, targetKey),
-            false,
+            ReadMode.SNAPSHOT,
             1000,
             false,
             until,

@@ -12,6 +12,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionValues;
+import io.rekey.options.ReadMode;
 import io.rekey.report.RepairText;
 import io.rekey.report.SyncText;
 import io.rekey.run.RunFiles;
@@ -94,7 +95,7 @@ class SyncIT extends OnMiniCluster {
             TableName.valueOf(source),
             TableName.valueOf(target),
             RekeyOptions.mapping(sourceKey, targetKey),
-            false,
+            ReadMode.SNAPSHOT,
             1000,
             raw,
             null,

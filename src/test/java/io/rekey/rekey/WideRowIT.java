@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
+import io.rekey.options.ReadMode;
 import io.rekey.run.RunFiles;
 import io.rekey.testing.SparkLocal;
 import io.rekey.verify.VerifyJob;
@@ -174,7 +175,7 @@ class WideRowIT extends OnMiniCluster {
             TableName.valueOf(source),
             TableName.valueOf(target),
             mapping,
-            false,
+            ReadMode.SNAPSHOT,
             Integer.parseInt(BATCH),
             false,
             null,
