@@ -2,6 +2,7 @@ package io.rekey.hbase;
 
 import io.rekey.common.RekeyException;
 import io.rekey.options.InvalidOptionException;
+import io.rekey.options.SharedOptions;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.hbase.TableName;
@@ -69,7 +70,7 @@ public interface ClusterView {
               + "', which does not exist; check the name, create it ('create_namespace \""
               + ns
               + "\"' in the HBase shell) or pass --"
-              + TableAdmin.CREATE_NAMESPACE.name());
+              + SharedOptions.CREATE_NAMESPACE.name());
     }
   }
 }

@@ -1,7 +1,6 @@
 package io.rekey.hbase;
 
 import io.rekey.common.RekeyException;
-import io.rekey.options.OptionDef;
 import io.rekey.security.GrantCheck;
 import java.io.IOException;
 import java.time.Duration;
@@ -38,13 +37,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TableAdmin implements ClusterView {
   private static final Logger LOG = LoggerFactory.getLogger(TableAdmin.class);
-
-  /** Whether a job may create the namespace of a table it creates. */
-  public static final OptionDef<Boolean> CREATE_NAMESPACE =
-      OptionDef.flag(
-          "create-namespace",
-          "create the namespace of a table the job creates when it does not exist (else a missing"
-              + " one is refused)");
 
   /** HBase's bound on a client's wait for a table procedure. */
   static final String SYNC_WAIT_KEY = "hbase.client.sync.wait.timeout.msec";

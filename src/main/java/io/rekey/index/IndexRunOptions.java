@@ -1,6 +1,5 @@
 package io.rekey.index;
 
-import io.rekey.hbase.TableAdmin;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.ReadMode;
@@ -83,7 +82,7 @@ public record IndexRunOptions(
             STAGING,
             MAX_REJECTS,
             BREAK_LOCK,
-            TableAdmin.CREATE_NAMESPACE,
+            SharedOptions.CREATE_NAMESPACE,
             write));
     return out;
   }
@@ -97,7 +96,7 @@ public record IndexRunOptions(
         values.get(BREAK_LOCK),
         null,
         values.get(WRITE_BUILD),
-        values.get(TableAdmin.CREATE_NAMESPACE));
+        values.get(SharedOptions.CREATE_NAMESPACE));
   }
 
   static void checkUntil(String given, long until, long lagMillis, long now) {
@@ -120,6 +119,6 @@ public record IndexRunOptions(
         values.get(BREAK_LOCK),
         untilMillis,
         values.get(WRITE_UPDATE),
-        values.get(TableAdmin.CREATE_NAMESPACE));
+        values.get(SharedOptions.CREATE_NAMESPACE));
   }
 }

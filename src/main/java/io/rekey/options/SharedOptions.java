@@ -11,6 +11,13 @@ import io.rekey.keys.LayoutException;
  * {@code hbase.RunState}.)
  */
 public final class SharedOptions {
+  /** Whether a job may create the namespace of a table it creates. */
+  public static final OptionDef<Boolean> CREATE_NAMESPACE =
+      OptionDef.flag(
+          "create-namespace",
+          "create the namespace of a table the job creates when it does not exist (else a missing"
+              + " one is refused)");
+
   public static final OptionDef<String> SOURCE =
       OptionDef.text("source", "NS:TABLE", "the table to copy").required();
   public static final OptionDef<String> TARGET =

@@ -1,6 +1,5 @@
 package io.rekey.rekey;
 
-import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
@@ -97,7 +96,7 @@ public record RekeyOptions(
 
   public static final OptionDef<Boolean> RAW = SharedOptions.RAW;
 
-  public static final OptionDef<Boolean> CREATE_NAMESPACE = TableAdmin.CREATE_NAMESPACE;
+  public static final OptionDef<Boolean> CREATE_NAMESPACE = SharedOptions.CREATE_NAMESPACE;
 
   /** Every option of {@code rekey}, in usage order. */
   /** Typed options set option by option, validated as a command line's ({@link #from}). */
