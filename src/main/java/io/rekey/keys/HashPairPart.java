@@ -1,16 +1,15 @@
 package io.rekey.keys;
 
-import java.io.ByteArrayOutputStream;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * {@code hash_pair(a, b, bytes=k)}: MD5 of the two values in byte order, so (a, b) and (b, a) give
  * the same prefix: one key space per conversation.
  */
-record HashPairPart(String first, String second, int bytes, int column) implements Part {
-  byte[] digest(Fields values) throws KeyReject {
+record HashPairPart(String first, String second, int bytes, int column) implements Part.HashBytes {
+  @Override
+  public byte[] digest(Fields values) throws KeyReject {
     byte[] a = values.require(first).canonicalBytes();
     byte[] b = values.require(second).canonicalBytes();
     byte[] lo = Bytes.compareTo(a, b) <= 0 ? a : b;
@@ -36,18 +35,5 @@ record HashPairPart(String first, String second, int bytes, int column) implemen
   @Override
   public String describe() {
     return "hash_pair(" + first + ", " + second + ", bytes=" + bytes + ")";
-  }
-
-  @Override
-  public void encode(Fields values, KeyMode mode, Part.Ending ending, ByteArrayOutputStream out)
-      throws KeyReject {
-    Part.writeDigest(digest(values), bytes, mode, out);
-  }
-
-  @Override
-  public int decode(
-      byte[] key, int pos, KeyMode mode, Part.Ending ending, Map<String, FieldValue> out)
-      throws KeyReject {
-    return Part.end(key, pos, fixedLength(mode), this);
   }
 }

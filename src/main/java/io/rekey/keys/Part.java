@@ -16,7 +16,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  * it; each record's encoding sits beside its decoding.
  */
 sealed interface Part extends Serializable
-    permits Part.OneField, Part.Digest, LiteralPart, HashPairPart, ReverseTsPart {
+    permits Part.OneField, Part.Digest, Part.HashBytes, LiteralPart, ReverseTsPart {
   /** Where the part starts in the spec, 1-based, for messages. */
   int column();
 
@@ -69,6 +69,31 @@ sealed interface Part extends Serializable
     @Override
     default List<String> recovers() {
       return List.of();
+    }
+  }
+
+  /**
+   * A hash written as the first {@code bytes()} of its digest, which reading the key back skips: a
+   * hash of fields or of the old key, or a hash pair.
+   */
+  sealed interface HashBytes extends Part permits HashPart, HashPairPart {
+    /** How many bytes of the digest the key holds. */
+    int bytes();
+
+    /** The digest of the part's inputs in {@code values}. */
+    byte[] digest(Fields values) throws KeyReject;
+
+    @Override
+    default void encode(Fields values, KeyMode mode, Ending ending, ByteArrayOutputStream out)
+        throws KeyReject {
+      writeDigest(digest(values), bytes(), mode, out);
+    }
+
+    @Override
+    default int decode(
+        byte[] key, int pos, KeyMode mode, Ending ending, Map<String, FieldValue> out)
+        throws KeyReject {
+      return end(key, pos, fixedLength(mode), this);
     }
   }
 
