@@ -70,7 +70,8 @@ class LayeringTest {
             "io.rekey.describe..",
             "io.rekey.generate..",
             "io.rekey.index..",
-            "io.rekey.rekey..")
+            "io.rekey.rekey..",
+            "io.rekey.stream..")
         .layer("verify")
         .definedBy("io.rekey.verify..")
         .layer("write")
@@ -133,7 +134,7 @@ class LayeringTest {
   @Test
   void theJobsDoNotReachIntoOneAnother() {
     slices()
-        .matching("io.rekey.(audit|describe|generate|index|rekey)..")
+        .matching("io.rekey.(audit|describe|generate|index|rekey|stream)..")
         .should()
         .notDependOnEachOther()
         .check(main);
@@ -155,6 +156,7 @@ class LayeringTest {
             "io.rekey.generate..",
             "io.rekey.index..",
             "io.rekey.rekey..",
+            "io.rekey.stream..",
             "io.rekey.verify..",
             "io.rekey.write..",
             "io.rekey.read..",
@@ -210,11 +212,34 @@ class LayeringTest {
                     "io.rekey.sketch..",
                     "io.rekey.options..",
                     "io.rekey.common..",
-                    "io.rekey.schema..")
+                    "io.rekey.schema..",
+                    "io.rekey.stream..")
                 .or(nameMatching(CORE_DECISIONS)))
         .should()
         .transitivelyDependOnClassesThat()
         .resideInAPackage("org.apache.spark..")
+        .check(main);
+  }
+
+  /**
+   * The stream's replication endpoint runs inside the source's region servers: it may use the key
+   * codecs, the common types, HBase's and Hadoop's client and logging, and nothing else of ours or
+   * of anyone's, so its jar is small and loads beside HBase's own.
+   */
+  @Test
+  void theStreamNeedsOnlyTheKeyCodecsAndAnHBaseClient() {
+    classes()
+        .that()
+        .resideInAPackage("io.rekey.stream..")
+        .should()
+        .onlyDependOnClassesThat()
+        .resideInAnyPackage(
+            "java..",
+            "io.rekey.stream..",
+            "io.rekey.keys..",
+            "io.rekey.common..",
+            "org.apache.hadoop..",
+            "org.slf4j..")
         .check(main);
   }
 }

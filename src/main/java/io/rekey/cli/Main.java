@@ -114,6 +114,9 @@ public final class Main {
             new IndexRunCommand(IndexJob.Kind.UPDATE),
             new IndexScrutinyCommand(),
             new IndexLookupCommand(),
+            new StreamStartCommand(),
+            new StreamStatusCommand(),
+            new StreamStopCommand(),
             new StateCommand())) {
       commands.put(c.about().name(), c);
     }

@@ -1,0 +1,60 @@
+package io.rekey.cli;
+
+import io.rekey.common.JsonResult;
+import io.rekey.stream.StreamPeer;
+import java.util.List;
+
+/**
+ * What {@code stream start}, {@code stream status} and {@code stream stop} say of a stream.
+ *
+ * @param peerId the stream's replication peer
+ * @param exists whether the peer exists after the command
+ * @param enabled whether it ships edits; false when it does not exist
+ * @param source the table whose WAL edits it re-keys; null when it does not exist
+ * @param target the table it writes; null when it does not exist
+ * @param sourceKey the source's key layout; null when it does not exist
+ * @param targetKey the target's key layout; null when it does not exist
+ * @param queues HBase's figures per region server queue of the peer (age of the last shipped edit,
+ *     lag, WAL files waiting): progress, refreshed every few seconds, not a proof of a drain
+ */
+public record StreamResult(
+    String peerId,
+    boolean exists,
+    boolean enabled,
+    String source,
+    String target,
+    String sourceKey,
+    String targetKey,
+    List<String> queues)
+    implements JsonResult {
+  static StreamResult of(String peerId, StreamPeer.Status s) {
+    if (s == null) {
+      return new StreamResult(peerId, false, false, null, null, null, null, List.of());
+    }
+    return new StreamResult(
+        peerId,
+        true,
+        s.enabled(),
+        s.settings().source().getNameAsString(),
+        s.settings().target().getNameAsString(),
+        s.settings().sourceKey(),
+        s.settings().targetKey(),
+        s.queues());
+  }
+
+  /** The result as the commands print it. */
+  String text(String verb) {
+    StringBuilder out = new StringBuilder();
+    if (!exists) {
+      return "stream " + verb + ": no stream (replication peer) '" + peerId + "'\n";
+    }
+    out.append(
+        String.format(
+            "stream %s: %s -> %s (replication peer %s, %s)%n  keys           %s => %s%n",
+            verb, source, target, peerId, enabled ? "enabled" : "DISABLED", sourceKey, targetKey));
+    for (String q : queues) {
+      out.append("  queue          ").append(q).append('\n');
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,114 @@
+package io.rekey.stream;
+
+import io.rekey.keys.KeyMapping;
+import io.rekey.keys.KeyReject;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.wal.WALEdit;
+
+/**
+ * Turns the cells of one WAL edit of the source into what the target must receive: each cell under
+ * its row's new key, with its own timestamp and type (a Put, or a delete marker of any kind), in
+ * the edit's order, one {@link RowMutations} per target row. Applying the result twice leaves the
+ * target as once: a cell is identified by its row, column, timestamp and type, so writing it again
+ * writes the same cell.
+ *
+ * <p>Only layouts whose target key is made from the row key alone: a key bound to a column needs
+ * the row's current value of that column, which an edit that did not change it does not carry.
+ */
+public final class EditMapper {
+  private final KeyMapping mapping;
+
+  /**
+   * @throws IllegalArgumentException when the source key binds a column
+   */
+  public EditMapper(KeyMapping mapping) {
+    if (!mapping.source().columns().isEmpty()) {
+      throw new IllegalArgumentException(
+          "the source key binds columns ("
+              + mapping.source().canonicalSpec()
+              + "); a stream re-keys only layouts made from the row key alone");
+    }
+    this.mapping = mapping;
+  }
+
+  /**
+   * The mapped mutations of {@code cells} (an edit's cells; WAL markers are skipped), and the rows
+   * that cannot be mapped.
+   *
+   * @param mutations one per target row, in the order the edit first names it
+   * @param rejected one line per source row the mapping refuses: the row and the reason
+   * @param rejectedCells the cells of those rows
+   */
+  public record Mapped(List<RowMutations> mutations, List<String> rejected, long rejectedCells) {}
+
+  public Mapped map(List<Cell> cells) throws IOException {
+    List<RowMutations> out = new ArrayList<>();
+    List<String> rejected = new ArrayList<>();
+    long rejectedCells = 0;
+    byte[] sourceRow = null;
+    byte[] targetRow = null;
+    RowMutations current = null;
+    for (Cell cell : cells) {
+      if (WALEdit.isMetaEditFamily(cell)) {
+        continue;
+      }
+      byte[] row = CellUtil.cloneRow(cell);
+      if (sourceRow == null || !Arrays.equals(row, sourceRow)) {
+        sourceRow = row;
+        try {
+          targetRow = mapping.map(row, (family, qualifier) -> null);
+        } catch (KeyReject e) {
+          targetRow = null;
+          rejected.add(Bytes.toStringBinary(row) + "\t" + e);
+        }
+        current = null;
+      }
+      if (targetRow == null) {
+        rejectedCells++;
+        continue;
+      }
+      if (current == null || !Arrays.equals(current.getRow(), targetRow)) {
+        current = rowMutations(out, targetRow);
+      }
+      KeyValue moved = moved(cell, targetRow);
+      if (CellUtil.isDelete(cell.getTypeByte())) {
+        current.add(new Delete(targetRow).add(moved));
+      } else {
+        current.add(new Put(targetRow).add(moved));
+      }
+    }
+    return new Mapped(out, rejected, rejectedCells);
+  }
+
+  private static RowMutations rowMutations(List<RowMutations> out, byte[] row) {
+    for (RowMutations m : out) {
+      if (Arrays.equals(m.getRow(), row)) {
+        return m;
+      }
+    }
+    RowMutations m = new RowMutations(row);
+    out.add(m);
+    return m;
+  }
+
+  /** The cell under {@code row}: the same family, qualifier, timestamp, type and value. */
+  static KeyValue moved(Cell cell, byte[] row) {
+    return new KeyValue(
+        row,
+        CellUtil.cloneFamily(cell),
+        CellUtil.cloneQualifier(cell),
+        cell.getTimestamp(),
+        KeyValue.Type.codeToType(cell.getTypeByte()),
+        CellUtil.cloneValue(cell));
+  }
+}

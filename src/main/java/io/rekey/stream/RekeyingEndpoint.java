@@ -1,0 +1,229 @@
+package io.rekey.stream;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.replication.ReplicationEndpoint;
+import org.apache.hadoop.hbase.replication.ReplicationPeerConfig;
+import org.apache.hadoop.hbase.replication.WALEntryFilter;
+import org.apache.hadoop.hbase.wal.WAL;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replication endpoint a rekey stream's peer names, run by every region server of the source:
+ * it receives each WAL edit of the source table (whatever its cells' timestamps) and writes it to
+ * the target under the pinned key mapping ({@link EditMapper}). HBase delivers a batch at least
+ * once, and a mapped cell written again is the same cell, so a batch shipped twice leaves the
+ * target as once.
+ *
+ * <p>Nothing escapes into the region server: a failed write is logged (the first target row and the
+ * reason), waited out with a growing pause and reported by returning false, which makes HBase ship
+ * the same batch again. Rows the mapping refuses are counted and logged one line each.
+ *
+ * <p>Implements HBase's public {@link ReplicationEndpoint} contract only ({@code
+ * BaseReplicationEndpoint} is HBase's private API); the class, the key codecs and an HBase client
+ * are all it needs on the region servers' classpath.
+ */
+public final class RekeyingEndpoint implements ReplicationEndpoint {
+  private static final Logger LOG = LoggerFactory.getLogger(RekeyingEndpoint.class);
+  private static final long MAX_PAUSE_MS = 30_000;
+
+  private enum State {
+    NEW,
+    RUNNING,
+    STOPPED,
+    FAILED
+  }
+
+  private volatile State state = State.NEW;
+  private volatile Throwable failure;
+  private Context context;
+  private volatile StreamSettings settings;
+  private volatile EditMapper mapper;
+  private volatile Connection target;
+  private int failedInARow;
+
+  private final AtomicLong cellsWritten = new AtomicLong();
+  private final AtomicLong rowsRejected = new AtomicLong();
+  private final AtomicLong cellsRejected = new AtomicLong();
+
+  @Override
+  public void init(Context context) throws IOException {
+    this.context = context;
+    configure(context.getPeerConfig());
+  }
+
+  private void configure(ReplicationPeerConfig peer) {
+    StreamSettings s = StreamSettings.fromPeerConfiguration(peer.getConfiguration());
+    mapper = new EditMapper(s.mapping());
+    settings = s;
+  }
+
+  @Override
+  public void peerConfigUpdated(ReplicationPeerConfig peer) {
+    configure(peer);
+  }
+
+  @Override
+  public boolean canReplicateToSameCluster() {
+    return true;
+  }
+
+  /** A fixed id of the target: HBase marks shipped edits with it and never ships them back. */
+  @Override
+  public UUID getPeerUUID() {
+    return UUID.nameUUIDFromBytes(
+        ("rekey-stream:" + settings.target().getNameAsString()).getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The source table's edits only. */
+  @Override
+  public WALEntryFilter getWALEntryfilter() {
+    return entry -> entry.getKey().getTableName().equals(settings.source()) ? entry : null;
+  }
+
+  @Override
+  public boolean replicate(ReplicateContext batch) {
+    StreamSettings s = settings;
+    List<RowMutations> mutations = new ArrayList<>();
+    long cells = 0;
+    try {
+      for (WAL.Entry entry : batch.getEntries()) {
+        if (!entry.getKey().getTableName().equals(s.source())) {
+          continue;
+        }
+        EditMapper.Mapped mapped = mapper.map(entry.getEdit().getCells());
+        for (String row : mapped.rejected()) {
+          LOG.warn("rekey stream {} -> {}: cannot map row {}", s.source(), s.target(), row);
+        }
+        rowsRejected.addAndGet(mapped.rejected().size());
+        cellsRejected.addAndGet(mapped.rejectedCells());
+        for (RowMutations m : mapped.mutations()) {
+          cells += m.getMutations().stream().mapToLong(x -> x.size()).sum();
+        }
+        mutations.addAll(mapped.mutations());
+      }
+      if (!mutations.isEmpty()) {
+        write(s.target(), mutations);
+      }
+      cellsWritten.addAndGet(cells);
+      failedInARow = 0;
+      return true;
+    } catch (Exception e) {
+      failedInARow++;
+      long pause = Math.min(MAX_PAUSE_MS, 500L << Math.min(failedInARow, 6));
+      LOG.warn(
+          "rekey stream {} -> {}: cannot write {} target rows (first {}), attempt {} in a row;"
+              + " HBase ships the batch again in {} ms: {}",
+          s.source(),
+          s.target(),
+          mutations.size(),
+          mutations.isEmpty()
+              ? "-"
+              : org.apache.hadoop.hbase.util.Bytes.toStringBinary(mutations.get(0).getRow()),
+          failedInARow,
+          pause,
+          e.toString());
+      sleep(pause);
+      return false;
+    }
+  }
+
+  private void write(TableName table, List<RowMutations> mutations)
+      throws IOException, InterruptedException {
+    try (Table t = target().getTable(table)) {
+      t.batch(mutations, new Object[mutations.size()]);
+    }
+  }
+
+  private synchronized Connection target() throws IOException {
+    if (target == null || target.isClosed()) {
+      target =
+          ConnectionFactory.createConnection(
+              settings.targetConfiguration(context.getLocalConfiguration()));
+    }
+    return target;
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Cells written to the target since this endpoint started. */
+  public long cellsWritten() {
+    return cellsWritten.get();
+  }
+
+  /** Source rows the mapping refused (each logged), and their cells. */
+  public long rowsRejected() {
+    return rowsRejected.get();
+  }
+
+  public long cellsRejected() {
+    return cellsRejected.get();
+  }
+
+  @Override
+  public boolean isRunning() {
+    return state == State.RUNNING;
+  }
+
+  @Override
+  public boolean isStarting() {
+    return false;
+  }
+
+  @Override
+  public void start() {
+    state = State.RUNNING;
+    LOG.info(
+        "rekey stream {} -> {} started: {} => {}",
+        settings.source(),
+        settings.target(),
+        settings.sourceKey(),
+        settings.targetKey());
+  }
+
+  @Override
+  public void awaitRunning() {}
+
+  @Override
+  public void awaitRunning(long timeout, java.util.concurrent.TimeUnit unit) {}
+
+  @Override
+  public synchronized void stop() {
+    state = State.STOPPED;
+    if (target != null) {
+      try {
+        target.close();
+      } catch (IOException e) {
+        failure = e;
+        state = State.FAILED;
+      }
+    }
+  }
+
+  @Override
+  public void awaitTerminated() {}
+
+  @Override
+  public void awaitTerminated(long timeout, java.util.concurrent.TimeUnit unit) {}
+
+  @Override
+  public Throwable failureCause() {
+    return failure;
+  }
+}

@@ -1,0 +1,87 @@
+package io.rekey.stream;
+
+import io.rekey.keys.KeyMapping;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.TableName;
+
+/**
+ * What a re-keying replication peer carries in its configuration, read by every region server's
+ * endpoint: the source table whose edits it takes, the target it writes, the key mapping between
+ * them, and the target cluster's client settings (none: the source's own cluster).
+ *
+ * @param targetClient client settings of the target's cluster ({@code hbase.zookeeper.quorum}, …),
+ *     laid over the region server's own; empty for a target on the same cluster
+ */
+public record StreamSettings(
+    TableName source,
+    TableName target,
+    String sourceKey,
+    String targetKey,
+    Map<String, String> targetClient) {
+  static final String PREFIX = "rekey.stream.";
+  static final String SOURCE = PREFIX + "source";
+  static final String TARGET = PREFIX + "target";
+  static final String SOURCE_KEY = PREFIX + "source-key";
+  static final String TARGET_KEY = PREFIX + "target-key";
+  static final String TARGET_CLIENT = PREFIX + "target-client.";
+
+  public StreamSettings {
+    targetClient = Map.copyOf(targetClient);
+  }
+
+  /** The key mapping, parsed; a spec that does not parse fails here, before any peer exists. */
+  public KeyMapping mapping() {
+    return KeyMapping.parse(sourceKey, targetKey);
+  }
+
+  /** The settings as a replication peer's configuration. */
+  public Map<String, String> toPeerConfiguration() {
+    Map<String, String> out = new LinkedHashMap<>();
+    out.put(SOURCE, source.getNameAsString());
+    out.put(TARGET, target.getNameAsString());
+    out.put(SOURCE_KEY, sourceKey);
+    out.put(TARGET_KEY, targetKey);
+    targetClient.forEach((k, v) -> out.put(TARGET_CLIENT + k, v));
+    return out;
+  }
+
+  /**
+   * The settings a peer's configuration holds.
+   *
+   * @throws IllegalArgumentException naming the missing key when the configuration is not a
+   *     re-keying peer's
+   */
+  public static StreamSettings fromPeerConfiguration(Map<String, String> peer) {
+    Map<String, String> client = new LinkedHashMap<>();
+    peer.forEach(
+        (k, v) -> {
+          if (k.startsWith(TARGET_CLIENT)) {
+            client.put(k.substring(TARGET_CLIENT.length()), v);
+          }
+        });
+    return new StreamSettings(
+        TableName.valueOf(required(peer, SOURCE)),
+        TableName.valueOf(required(peer, TARGET)),
+        required(peer, SOURCE_KEY),
+        required(peer, TARGET_KEY),
+        client);
+  }
+
+  /** The client configuration of the target's cluster, over {@code local}. */
+  public Configuration targetConfiguration(Configuration local) {
+    Configuration c = new Configuration(local);
+    targetClient.forEach(c::set);
+    return c;
+  }
+
+  private static String required(Map<String, String> peer, String key) {
+    String v = peer.get(key);
+    if (v == null || v.isBlank()) {
+      throw new IllegalArgumentException(
+          "the replication peer's configuration has no " + key + ": it is not a rekey stream's");
+    }
+    return v;
+  }
+}

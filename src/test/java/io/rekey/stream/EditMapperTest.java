@@ -1,0 +1,104 @@
+package io.rekey.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.rekey.keys.KeyMapping;
+import java.util.List;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.RowMutations;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.wal.WALEdit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A WAL edit's cells become the target's: each under its row's new key with its own timestamp, type
+ * and value, in the edit's order, one row's mutations together; markers of the WAL itself are
+ * skipped and rows the layout refuses are counted with their reason.
+ */
+class EditMapperTest {
+  private static final KeyMapping MAPPING =
+      KeyMapping.parse("text: ts:long + '_' + user", "user + '#' + ts:long");
+  private static final long TS = 1_700_000_000_000L;
+
+  private static byte[] b(String s) {
+    return Bytes.toBytes(s);
+  }
+
+  private static KeyValue cell(String row, String q, long ts, KeyValue.Type type) {
+    return new KeyValue(
+        b(row), b("m"), q == null ? null : b(q), ts, type, b(type == KeyValue.Type.Put ? "v" : ""));
+  }
+
+  @Test
+  void everyKindOfCellKeepsItsTimestampTypeAndValueUnderTheNewKey() throws Exception {
+    List<Cell> edit =
+        List.of(
+            cell("5_alice", "body", TS, KeyValue.Type.Put),
+            cell("5_alice", "body", TS - 1, KeyValue.Type.Delete),
+            cell("5_alice", "x", TS, KeyValue.Type.DeleteColumn),
+            cell("5_alice", null, TS, KeyValue.Type.DeleteFamily),
+            cell("5_alice", null, TS - 2, KeyValue.Type.DeleteFamilyVersion),
+            cell("6_bob", "body", 42, KeyValue.Type.Put));
+    EditMapper.Mapped mapped = new EditMapper(MAPPING).map(edit);
+
+    assertThat(mapped.rejected()).isEmpty();
+    byte[] alice5 = MAPPING.map(b("5_alice"), (f, q) -> null);
+    assertThat(mapped.mutations())
+        .extracting(m -> Bytes.toStringBinary(m.getRow()))
+        .containsExactly(
+            Bytes.toStringBinary(alice5),
+            Bytes.toStringBinary(MAPPING.map(b("6_bob"), (f, q) -> null)));
+    RowMutations alice = mapped.mutations().get(0);
+    assertThat(alice.getMutations()).hasSize(5);
+    assertThat(alice.getMutations().get(0)).isInstanceOf(Put.class);
+    for (int i = 1; i < 5; i++) {
+      assertThat(alice.getMutations().get(i)).isInstanceOf(Delete.class);
+    }
+    for (int i = 0; i < 5; i++) {
+      Cell out = only(alice.getMutations().get(i));
+      Cell in = edit.get(i);
+      assertThat(org.apache.hadoop.hbase.CellUtil.cloneRow(out)).isEqualTo(alice5);
+      assertThat(out.getTimestamp()).isEqualTo(in.getTimestamp());
+      assertThat(out.getTypeByte()).isEqualTo(in.getTypeByte());
+      assertThat(org.apache.hadoop.hbase.CellUtil.matchingColumn(out, in)).isTrue();
+      assertThat(org.apache.hadoop.hbase.CellUtil.matchingValue(out, in)).isTrue();
+    }
+  }
+
+  @Test
+  void walMarkersAreSkippedAndRowsTheLayoutRefusesAreCountedWithTheirReason() throws Exception {
+    List<Cell> edit =
+        List.of(
+            new KeyValue(b("5_alice"), WALEdit.METAFAMILY, b("HBASE::FLUSH"), TS, b("x")),
+            cell("not-a-key", "body", TS, KeyValue.Type.Put),
+            cell("not-a-key", "x", TS, KeyValue.Type.Put),
+            cell("7_carol", "body", TS, KeyValue.Type.Put));
+    EditMapper.Mapped mapped = new EditMapper(MAPPING).map(edit);
+    assertThat(mapped.mutations()).hasSize(1);
+    assertThat(mapped.rejected()).singleElement().asString().startsWith("not-a-key\t");
+    assertThat(mapped.rejectedCells()).isEqualTo(2);
+  }
+
+  @Test
+  void aKeyBoundToAColumnIsRefusedNamingTheLayout() {
+    assertThatThrownBy(
+            () ->
+                new EditMapper(
+                    KeyMapping.parse(
+                        "text: ts:long + '_' + user ; s = m:sender", "s + '#' + ts:long")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("binds columns")
+        .hasMessageContaining("m:sender");
+  }
+
+  private static Cell only(Mutation m) {
+    List<Cell> cells = m.getFamilyCellMap().get(b("m"));
+    assertThat(cells).hasSize(1);
+    return cells.get(0);
+  }
+}
