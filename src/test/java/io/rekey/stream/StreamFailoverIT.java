@@ -1,0 +1,94 @@
+package io.rekey.stream;
+
+import static io.rekey.stream.StreamIT.SOURCE_KEY;
+import static io.rekey.stream.StreamIT.TARGET_KEY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rekey.testing.LongTier;
+import io.rekey.testing.MiniHBase;
+import io.rekey.testing.TestTables;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.MiniHBaseCluster;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.regionserver.HRegionServer;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.util.JVMClusterUtil;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The region server that holds the source dies with edits it has not shipped: another claims its
+ * WAL queue (a recovered queue, with an endpoint of its own) and ships them, at least once, while
+ * the source's region now writes to the new server's WAL. The target ends as the source mapped,
+ * cell by cell: nothing lost, and nothing doubled by a batch shipped again.
+ */
+@LongTier
+@ExtendWith(MiniHBase.class)
+class StreamFailoverIT {
+  private static byte[] b(String s) {
+    return Bytes.toBytes(s);
+  }
+
+  private static List<Put> puts(int from, int to) {
+    List<Put> puts = new ArrayList<>();
+    for (int i = from; i < to; i++) {
+      puts.add(
+          new Put(b((StreamIT.T0 + i) + "_user" + (i % 5) + "_o" + i))
+              .addColumn(b("m"), b("body"), StreamIT.T0 + i, b("v" + i))
+              .addColumn(b("m"), b("imported"), StreamIT.LONG_AGO + i, b("old " + i)));
+    }
+    return puts;
+  }
+
+  @Test
+  void editsOfADeadRegionServerAreShippedByTheServerThatClaimsItsQueue() throws Exception {
+    TableName source = TableName.valueOf("sf_src");
+    TableName target = TableName.valueOf("sf_dst");
+    for (TableName t : List.of(source, target)) {
+      TestTables.create(
+          t,
+          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
+              .setMaxVersions(5)
+              .build());
+    }
+    StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
+    MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
+    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      StreamPeer.start(admin, "rekey_sf", settings);
+      // Edits pile up in the source server's WAL queue, unshipped.
+      admin.disableReplicationPeer("rekey_sf");
+      TestTables.put(source, puts(0, 200));
+      try (Table t = MiniHBase.util().getConnection().getTable(source)) {
+        t.delete(new Delete(b((StreamIT.T0 + 3) + "_user3_o3")));
+      }
+      HRegionServer holder =
+          cluster.getRegionServer(
+              cluster.getServerWith(admin.getRegions(source).get(0).getRegionName()));
+      JVMClusterUtil.RegionServerThread second = cluster.startRegionServer();
+      second.waitForServerOnline();
+      ServerName dead = holder.getServerName();
+      holder.abort("injected: the source's region server dies with unshipped edits");
+      MiniHBase.util().waitFor(120_000, () -> holder.isStopped());
+      MiniHBase.util().waitUntilNoRegionsInTransition(120_000);
+      MiniHBase.util().waitTableAvailable(source, 60_000);
+      MiniHBase.util().waitTableAvailable(target, 60_000);
+      assertThat(admin.getRegions(second.getRegionServer().getServerName())).isNotEmpty();
+      admin.enableReplicationPeer("rekey_sf");
+      // And more edits, now in the new server's own WAL.
+      TestTables.put(source, puts(200, 300));
+
+      List<String> expected = StreamIT.awaitMapped(source, target, settings.mapping());
+      assertThat(StreamIT.actual(target)).isEqualTo(expected);
+      assertThat(expected).hasSize(300 * 2 - 2);
+      assertThat(dead).isNotEqualTo(second.getRegionServer().getServerName());
+      StreamPeer.stop(admin, "rekey_sf");
+    }
+  }
+}
