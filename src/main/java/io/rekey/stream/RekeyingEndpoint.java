@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -36,6 +38,8 @@ import org.slf4j.LoggerFactory;
 public final class RekeyingEndpoint implements ReplicationEndpoint {
   private static final Logger LOG = LoggerFactory.getLogger(RekeyingEndpoint.class);
   private static final long MAX_PAUSE_MS = 30_000;
+  private static final int CLIENT_RETRIES = 3;
+  private static final int CLIENT_TIMEOUT_MS = 20_000;
 
   private enum State {
     NEW,
@@ -50,7 +54,9 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private volatile StreamSettings settings;
   private volatile EditMapper mapper;
   private volatile Connection target;
-  private int failedInARow;
+  // replicate() runs on one thread per WAL group (several with multiwal).
+  private final java.util.concurrent.atomic.AtomicInteger failedInARow =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   private final AtomicLong cellsWritten = new AtomicLong();
   private final AtomicLong rowsRejected = new AtomicLong();
@@ -116,11 +122,11 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         write(s.target(), mutations);
       }
       cellsWritten.addAndGet(cells);
-      failedInARow = 0;
+      failedInARow.set(0);
       return true;
     } catch (Exception e) {
-      failedInARow++;
-      long pause = Math.min(MAX_PAUSE_MS, 500L << Math.min(failedInARow, 6));
+      int failures = failedInARow.incrementAndGet();
+      long pause = Math.min(MAX_PAUSE_MS, 500L << Math.min(failures - 1, 6));
       LOG.warn(
           "rekey stream {} -> {}: cannot write {} target rows (first {}), attempt {} in a row;"
               + " HBase ships the batch again in {} ms: {}",
@@ -130,7 +136,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
           mutations.isEmpty()
               ? "-"
               : org.apache.hadoop.hbase.util.Bytes.toStringBinary(mutations.get(0).getRow()),
-          failedInARow,
+          failures,
           pause,
           e.toString());
       sleep(pause);
@@ -147,9 +153,12 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
 
   private synchronized Connection target() throws IOException {
     if (target == null || target.isClosed()) {
-      target =
-          ConnectionFactory.createConnection(
-              settings.targetConfiguration(context.getLocalConfiguration()));
+      Configuration c = new Configuration(context.getLocalConfiguration());
+      // A write that cannot succeed fails within seconds, is logged and backed off here, instead
+      // of holding the shipping thread in the client's retries for minutes with no line.
+      c.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, CLIENT_RETRIES);
+      c.setInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, CLIENT_TIMEOUT_MS);
+      target = ConnectionFactory.createConnection(settings.targetConfiguration(c));
     }
     return target;
   }

@@ -230,4 +230,30 @@ class StreamIT {
                 mapped.get(0).getMutations().get(0).getFamilyCellMap().get(b("m")).get(0)))
         .isEqualTo(mapped.get(0).getRow());
   }
+
+  @Test
+  void aTargetThatRefusesWritesStallsTheStreamWhichCatchesUpWhenItIsBack() throws Exception {
+    TableName source = table("st_stall_src");
+    TableName target = table("st_stall_dst");
+    StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
+    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      StreamPeer.start(admin, "rekey_stall", settings);
+      admin.disableTable(target);
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 40; i++) {
+        puts.add(
+            new Put(b(row(T0 + i, i % 3, i)))
+                .addColumn(b("m"), b("body"), LONG_AGO + i, b("while the target was away " + i)));
+      }
+      TestTables.put(source, puts);
+      // The endpoint fails, backs off and is shipped the same batch again; the server lives on.
+      Thread.sleep(4_000);
+      assertThat(MiniHBase.util().getMiniHBaseCluster().getLiveRegionServerThreads())
+          .allSatisfy(t -> assertThat(t.getRegionServer().isAborted()).isFalse());
+      admin.enableTable(target);
+      List<String> expected = awaitMapped(source, target, settings.mapping());
+      assertThat(actual(target)).isEqualTo(expected).hasSize(40);
+      StreamPeer.stop(admin, "rekey_stall");
+    }
+  }
 }
