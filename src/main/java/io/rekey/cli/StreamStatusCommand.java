@@ -1,12 +1,10 @@
 package io.rekey.cli;
 
-import io.rekey.hbase.HBaseConnections;
 import io.rekey.stream.StreamPeer;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Connection;
 
 /** {@code stream status}: a stream's peer, its settings and HBase's figures for its queues. */
-final class StreamStatusCommand implements Command<StreamOptions> {
+final class StreamStatusCommand extends StreamCommand {
   @Override
   public About about() {
     return About.of(
@@ -16,17 +14,9 @@ final class StreamStatusCommand implements Command<StreamOptions> {
   }
 
   @Override
-  public Parsing<StreamOptions> parsing() {
-    return new Parsing<>(StreamOptions.declaredForPeer(), StreamOptions::forPeer);
-  }
-
-  @Override
-  public ExitCode run(StreamOptions o, CommandContext context) throws Exception {
-    try (Connection connection = HBaseConnections.open(context.hbase());
-        Admin admin = connection.getAdmin()) {
-      StreamResult result = StreamResult.of(o.peerId(), StreamPeer.status(admin, o.peerId()));
-      context.emit(result.text("status"), result);
-      return result.exists() ? ExitCode.OK : ExitCode.FAILED;
-    }
+  ExitCode run(StreamOptions o, Admin admin, CommandContext context) throws Exception {
+    StreamResult result = StreamResult.of(o.peerId(), StreamPeer.status(admin, o.peerId()));
+    context.emit(result.text("status"), result);
+    return result.exists() ? ExitCode.OK : ExitCode.FAILED;
   }
 }

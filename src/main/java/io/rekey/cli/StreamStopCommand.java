@@ -1,12 +1,10 @@
 package io.rekey.cli;
 
-import io.rekey.hbase.HBaseConnections;
 import io.rekey.stream.StreamPeer;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.Connection;
 
 /** {@code stream stop}: removes a stream's replication peer; edits after that are not re-keyed. */
-final class StreamStopCommand implements Command<StreamOptions> {
+final class StreamStopCommand extends StreamCommand {
   @Override
   public About about() {
     return About.of(
@@ -14,29 +12,21 @@ final class StreamStopCommand implements Command<StreamOptions> {
   }
 
   @Override
-  public Parsing<StreamOptions> parsing() {
-    return new Parsing<>(StreamOptions.declaredForPeer(), StreamOptions::forPeer);
-  }
-
-  @Override
-  public ExitCode run(StreamOptions o, CommandContext context) throws Exception {
-    try (Connection connection = HBaseConnections.open(context.hbase());
-        Admin admin = connection.getAdmin()) {
-      StreamResult before = StreamResult.of(o.peerId(), StreamPeer.status(admin, o.peerId()));
-      boolean removed = StreamPeer.stop(admin, o.peerId());
-      StreamResult after = StreamResult.of(o.peerId(), null);
-      context.emit(
-          removed
-              ? "stream stop: removed the replication peer "
-                  + o.peerId()
-                  + " ("
-                  + before.source()
-                  + " -> "
-                  + before.target()
-                  + "); edits from now on are not re-keyed\n"
-              : after.text("stop"),
-          after);
-      return removed ? ExitCode.OK : ExitCode.FAILED;
-    }
+  ExitCode run(StreamOptions o, Admin admin, CommandContext context) throws Exception {
+    StreamResult before = StreamResult.of(o.peerId(), StreamPeer.status(admin, o.peerId()));
+    boolean removed = StreamPeer.stop(admin, o.peerId());
+    StreamResult after = StreamResult.of(o.peerId(), null);
+    context.emit(
+        removed
+            ? "stream stop: removed the replication peer "
+                + o.peerId()
+                + " ("
+                + before.source()
+                + " -> "
+                + before.target()
+                + "); edits from now on are not re-keyed\n"
+            : after.text("stop"),
+        after);
+    return removed ? ExitCode.OK : ExitCode.FAILED;
   }
 }
