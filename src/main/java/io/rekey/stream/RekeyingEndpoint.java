@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Nothing escapes into the region server: a failed write is logged (the first target row and the
  * reason), waited out with a growing pause and reported by returning false, which makes HBase ship
- * the same batch again. Rows the mapping refuses are counted and logged one line each.
+ * the same batch again. Rows the mapping refuses are logged, one line each, and not written.
  *
  * <p>Implements HBase's public {@link ReplicationEndpoint} contract only ({@code
  * BaseReplicationEndpoint} is HBase's private API); the class, the key codecs and an HBase client
@@ -55,12 +55,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private volatile EditMapper mapper;
   private volatile Connection target;
   // replicate() runs on one thread per WAL group (several with multiwal).
-  private final java.util.concurrent.atomic.AtomicInteger failedInARow =
-      new java.util.concurrent.atomic.AtomicInteger();
-
-  private final AtomicLong cellsWritten = new AtomicLong();
-  private final AtomicLong rowsRejected = new AtomicLong();
-  private final AtomicLong cellsRejected = new AtomicLong();
+  private final AtomicInteger failedInARow = new AtomicInteger();
 
   @Override
   public void init(Context context) throws IOException {
@@ -101,7 +96,6 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   public boolean replicate(ReplicateContext batch) {
     StreamSettings s = settings;
     List<RowMutations> mutations = new ArrayList<>();
-    long cells = 0;
     try {
       for (WAL.Entry entry : batch.getEntries()) {
         if (!entry.getKey().getTableName().equals(s.source())) {
@@ -111,20 +105,16 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         for (String row : mapped.rejected()) {
           LOG.warn("rekey stream {} -> {}: cannot map row {}", s.source(), s.target(), row);
         }
-        rowsRejected.addAndGet(mapped.rejected().size());
-        cellsRejected.addAndGet(mapped.rejectedCells());
-        for (RowMutations m : mapped.mutations()) {
-          cells += m.getMutations().stream().mapToLong(x -> x.size()).sum();
-        }
         mutations.addAll(mapped.mutations());
       }
       if (!mutations.isEmpty()) {
         write(s.target(), mutations);
       }
-      cellsWritten.addAndGet(cells);
       failedInARow.set(0);
       return true;
-    } catch (Exception e) {
+    } catch (Exception | LinkageError e) {
+      // Anything that escaped would abort the region server (a LinkageError: a jar that does not
+      // match the servers'); it is logged, waited out and shipped again instead.
       int failures = failedInARow.incrementAndGet();
       long pause = Math.min(MAX_PAUSE_MS, 500L << Math.min(failures - 1, 6));
       LOG.warn(
@@ -169,20 +159,6 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-  }
-
-  /** Cells written to the target since this endpoint started. */
-  public long cellsWritten() {
-    return cellsWritten.get();
-  }
-
-  /** Source rows the mapping refused (each logged), and their cells. */
-  public long rowsRejected() {
-    return rowsRejected.get();
-  }
-
-  public long cellsRejected() {
-    return cellsRejected.get();
   }
 
   @Override

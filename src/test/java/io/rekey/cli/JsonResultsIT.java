@@ -76,6 +76,18 @@ class JsonResultsIT {
     json("index update", index);
     json("index scrutiny", index);
     json("index lookup", concat(index, "--value", sender));
+    json(
+        "stream start",
+        "--source",
+        "js:messages",
+        "--target",
+        "js:by_sender",
+        "--source-key",
+        SOURCE_KEY,
+        "--target-key",
+        TARGET_KEY);
+    json("stream status", "--target", "js:by_sender");
+    json("stream stop", "--target", "js:by_sender");
     JsonNode state = json("state", "--table", "js:by_sender", "--state-table", STATE);
     assertThat(state.get("watermark").isNumber()).isTrue();
 
