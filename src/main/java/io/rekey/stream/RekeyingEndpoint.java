@@ -27,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * once, and a mapped cell written again is the same cell, so a batch shipped twice leaves the
  * target as once.
  *
- * <p>Nothing escapes into the region server: a failed write is logged (the first target row and the
- * reason), waited out with a growing pause and reported by returning false, which makes HBase ship
- * the same batch again. Rows the mapping refuses are logged, one line each, and not written.
+ * <p>Nothing but a {@link VirtualMachineError} escapes into the region server: a failed write is
+ * logged (the first target row and the reason), waited out with a growing pause and reported by
+ * returning false, which makes HBase ship the same batch again. Rows the mapping refuses are
+ * logged, one line each, and not written.
  *
  * <p>Implements HBase's public {@link ReplicationEndpoint} contract only ({@code
  * BaseReplicationEndpoint} is HBase's private API); the class, the key codecs and an HBase client
@@ -112,9 +113,11 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
       }
       failedInARow.set(0);
       return true;
-    } catch (Exception | LinkageError e) {
-      // Anything that escaped would abort the region server (a LinkageError: a jar that does not
-      // match the servers'); it is logged, waited out and shipped again instead.
+    } catch (VirtualMachineError e) {
+      throw e; // out of memory or a broken JVM: nothing this endpoint can wait out
+    } catch (Throwable e) {
+      // Anything else that escaped would abort the region server (a LinkageError: a jar that does
+      // not match the servers'); it is logged, waited out and shipped again instead.
       int failures = failedInARow.incrementAndGet();
       long pause = Math.min(MAX_PAUSE_MS, 500L << Math.min(failures - 1, 6));
       LOG.warn(

@@ -46,7 +46,7 @@ class JsonResultsIT {
         "--key",
         "1700000000000_user1_m1");
     json("audit", "--table", "js:messages", "--source-key", SOURCE_KEY, "--out", dir + "/audit");
-    String[] migration = {
+    String[] mapping = {
       "--source",
       "js:messages",
       "--target",
@@ -54,10 +54,9 @@ class JsonResultsIT {
       "--source-key",
       SOURCE_KEY,
       "--target-key",
-      TARGET_KEY,
-      "--state-table",
-      STATE
+      TARGET_KEY
     };
+    String[] migration = concat(mapping, "--state-table", STATE);
     json("rekey", migration);
     json("rekey sync", migration);
     json("rekey repair", migration);
@@ -76,16 +75,7 @@ class JsonResultsIT {
     json("index update", index);
     json("index scrutiny", index);
     json("index lookup", concat(index, "--value", sender));
-    json(
-        "stream start",
-        "--source",
-        "js:messages",
-        "--target",
-        "js:by_sender",
-        "--source-key",
-        SOURCE_KEY,
-        "--target-key",
-        TARGET_KEY);
+    json("stream start", mapping);
     json("stream status", "--target", "js:by_sender");
     json("stream stop", "--target", "js:by_sender");
     JsonNode state = json("state", "--table", "js:by_sender", "--state-table", STATE);

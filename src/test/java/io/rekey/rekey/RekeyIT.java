@@ -118,23 +118,7 @@ class RekeyIT extends OnMiniCluster {
 
   /** The source's cells as the target must hold them: through the mapping, same everything else. */
   static List<String> expected(TableName source, KeyMapping mapping) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (Table t = connection.getTable(source);
-        ResultScanner s = t.getScanner(new Scan().readAllVersions())) {
-      for (Result r : s) {
-        byte[] row;
-        try {
-          row = mapping.map(r.getRow(), (f, q) -> r.getValue(b(f), b(q)));
-        } catch (io.rekey.keys.KeyReject e) {
-          continue;
-        }
-        for (Cell c : r.rawCells()) {
-          out.add(TestTables.line(row, c));
-        }
-      }
-    }
-    out.sort(null);
-    return out;
+    return TestTables.mapped(source, mapping);
   }
 
   /** The source rows a normal read returns whose key the mapping rejects. */
@@ -154,9 +138,7 @@ class RekeyIT extends OnMiniCluster {
   }
 
   static List<String> actual(TableName target) throws Exception {
-    List<String> cells = TestTables.cells(target);
-    cells.sort(null);
-    return cells;
+    return TestTables.sortedCells(target);
   }
 
   @Test

@@ -6,26 +6,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rekey.cli.ExitCode;
 import io.rekey.common.RekeyException;
 import io.rekey.keys.KeyMapping;
-import io.rekey.keys.KeyReject;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
-import org.apache.hadoop.hbase.client.RowMutations;
-import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.replication.ReplicationEndpoint;
+import org.apache.hadoop.hbase.replication.ReplicationPeer;
+import org.apache.hadoop.hbase.replication.ReplicationPeerConfig;
+import org.apache.hadoop.hbase.replication.ReplicationPeerConfigListener;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.wal.WAL;
+import org.apache.hadoop.hbase.wal.WALEdit;
+import org.apache.hadoop.hbase.wal.WALKeyImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -57,31 +60,12 @@ class StreamIT {
     return ts + "_user" + user + "_o" + order;
   }
 
-  /** The source's visible cells under their mapped rows, sorted. */
   static List<String> expected(TableName source, KeyMapping mapping) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (Table t = MiniHBase.util().getConnection().getTable(source);
-        ResultScanner s = t.getScanner(new Scan().readAllVersions())) {
-      for (Result r : s) {
-        byte[] mapped;
-        try {
-          mapped = mapping.map(r.getRow(), (f, q) -> null);
-        } catch (KeyReject e) {
-          continue;
-        }
-        for (Cell c : r.rawCells()) {
-          out.add(TestTables.line(mapped, c));
-        }
-      }
-    }
-    out.sort(null);
-    return out;
+    return TestTables.mapped(source, mapping);
   }
 
   static List<String> actual(TableName target) throws Exception {
-    List<String> cells = TestTables.cells(target);
-    cells.sort(null);
-    return cells;
+    return TestTables.sortedCells(target);
   }
 
   /** Waits until the target reads as the source mapped; returns the last comparison. */
@@ -96,6 +80,23 @@ class StreamIT {
     return expected;
   }
 
+  /** {@code stream start} through the command line, on the mini cluster. */
+  static CliRun startCli(String source, String target, String sourceKey, String targetKey) {
+    return CliRun.of(
+        "stream",
+        "start",
+        "--source",
+        source,
+        "--target",
+        target,
+        "--source-key",
+        sourceKey,
+        "--target-key",
+        targetKey,
+        "--zk",
+        MiniHBase.zkQuorum());
+  }
+
   @Test
   void everyEditWhateverItsTimestampReachesTheTargetUnderItsNewKey() throws Exception {
     TableName source = table("st_src");
@@ -103,20 +104,7 @@ class StreamIT {
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
     KeyMapping mapping = settings.mapping();
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
-      CliRun started =
-          CliRun.of(
-              "stream",
-              "start",
-              "--source",
-              "st_src",
-              "--target",
-              "st_dst",
-              "--source-key",
-              SOURCE_KEY,
-              "--target-key",
-              TARGET_KEY,
-              "--zk",
-              MiniHBase.zkQuorum());
+      CliRun started = startCli("st_src", "st_dst", SOURCE_KEY, TARGET_KEY);
       assertThat(started.exit()).as(started.err()).isEqualTo(ExitCode.OK);
       assertThat(StreamPeer.status(admin, "rekey_st_dst").enabled()).isTrue();
       assertThatThrownBy(() -> StreamPeer.start(admin, "rekey_st_dst", settings))
@@ -167,36 +155,11 @@ class StreamIT {
   @Test
   void aStreamIsRefusedInOneLineForAMissingTableOrAKeyBoundToAColumn() throws Exception {
     table("st_ref_src");
-    CliRun missing =
-        CliRun.of(
-            "stream",
-            "start",
-            "--source",
-            "st_ref_src",
-            "--target",
-            "st_nosuch",
-            "--source-key",
-            SOURCE_KEY,
-            "--target-key",
-            TARGET_KEY,
-            "--zk",
-            MiniHBase.zkQuorum());
+    CliRun missing = startCli("st_ref_src", "st_nosuch", SOURCE_KEY, TARGET_KEY);
     assertThat(missing.exit()).isEqualTo(ExitCode.FAILED);
     assertThat(missing.err()).contains("the table st_nosuch does not exist");
     CliRun bound =
-        CliRun.of(
-            "stream",
-            "start",
-            "--source",
-            "st_ref_src",
-            "--target",
-            "st_ref_src",
-            "--source-key",
-            SOURCE_KEY + " ; s = m:sender",
-            "--target-key",
-            "s + reverse_ts(ts)",
-            "--zk",
-            MiniHBase.zkQuorum());
+        startCli("st_ref_src", "st_ref_src", SOURCE_KEY + " ; s = m:sender", "s + reverse_ts(ts)");
     assertThat(bound.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(bound.err()).contains("cannot be streamed").contains("binds columns");
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
@@ -204,31 +167,148 @@ class StreamIT {
     }
   }
 
-  @Test
-  void anEditAppliedTwiceLeavesTheTargetAsOnce() throws Exception {
-    TableName once = table("st_once");
-    TableName twice = table("st_twice");
-    EditMapper mapper = new EditMapper(KeyMapping.parse(SOURCE_KEY, TARGET_KEY));
-    byte[] r = b(row(T0, 1, 1));
-    List<Cell> edit = new ArrayList<>();
-    Put put =
-        new Put(r).addColumn(b("m"), b("body"), T0, b("v1")).addColumn(b("m"), b("x"), T0, b("x"));
-    put.getFamilyCellMap().values().forEach(edit::addAll);
-    Delete delete = new Delete(r).addColumn(b("m"), b("x"), T0);
-    delete.getFamilyCellMap().values().forEach(edit::addAll);
-    List<RowMutations> mapped = mapper.map(edit).mutations();
-    try (Table t1 = MiniHBase.util().getConnection().getTable(once);
-        Table t2 = MiniHBase.util().getConnection().getTable(twice)) {
-      t1.batch(mapped, new Object[mapped.size()]);
-      t2.batch(mapped, new Object[mapped.size()]);
-      t2.batch(mapped, new Object[mapped.size()]);
+  /** An endpoint of a stream into {@code target}, as a region server makes one. */
+  private static RekeyingEndpoint endpoint(TableName source, TableName target) throws Exception {
+    StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
+    ReplicationPeerConfig config =
+        ReplicationPeerConfig.newBuilder()
+            .setReplicationEndpointImpl(RekeyingEndpoint.class.getName())
+            .putAllConfiguration(settings.toPeerConfiguration())
+            .build();
+    RekeyingEndpoint endpoint = new RekeyingEndpoint();
+    Configuration conf = MiniHBase.util().getConfiguration();
+    endpoint.init(
+        new ReplicationEndpoint.Context(
+            conf,
+            conf,
+            null,
+            "replay",
+            UUID.randomUUID(),
+            new FixedPeer(config),
+            null,
+            null,
+            null));
+    endpoint.start();
+    return endpoint;
+  }
+
+  /** A peer whose configuration does not change. */
+  private record FixedPeer(ReplicationPeerConfig config) implements ReplicationPeer {
+    @Override
+    public String getId() {
+      return "replay";
     }
-    assertThat(actual(twice)).isEqualTo(actual(once)).hasSize(1);
-    assertThat(actual(once).get(0)).contains("m:body/" + T0 + "=v1");
-    assertThat(
-            CellUtil.cloneRow(
-                mapped.get(0).getMutations().get(0).getFamilyCellMap().get(b("m")).get(0)))
-        .isEqualTo(mapped.get(0).getRow());
+
+    @Override
+    public PeerState getPeerState() {
+      return PeerState.ENABLED;
+    }
+
+    @Override
+    public ReplicationPeerConfig getPeerConfig() {
+      return config;
+    }
+
+    @Override
+    public Configuration getConfiguration() {
+      return MiniHBase.util().getConfiguration();
+    }
+
+    @Override
+    public Map<TableName, List<String>> getTableCFs() {
+      return Map.of();
+    }
+
+    @Override
+    public java.util.Set<String> getNamespaces() {
+      return java.util.Set.of();
+    }
+
+    @Override
+    public long getPeerBandwidth() {
+      return 0;
+    }
+
+    @Override
+    public void registerPeerConfigListener(ReplicationPeerConfigListener listener) {}
+  }
+
+  private static WAL.Entry entry(TableName table, Mutation... mutations) {
+    WALEdit edit = new WALEdit();
+    for (Mutation m : mutations) {
+      m.getFamilyCellMap().values().forEach(cells -> cells.forEach(edit::add));
+    }
+    return new WAL.Entry(new WALKeyImpl(b("region"), table, System.currentTimeMillis()), edit);
+  }
+
+  @Test
+  void aBatchTheEndpointIsShippedTwiceLeavesTheTargetAsOnce() throws Exception {
+    TableName source = TableName.valueOf("st_replay_src");
+    TableName once = table("st_replay_once");
+    TableName twice = table("st_replay_twice");
+    byte[] r1 = b(row(T0, 1, 1));
+    byte[] r2 = b(row(T0 + 1, 2, 2));
+    List<WAL.Entry> batch =
+        List.of(
+            entry(
+                source,
+                new Put(r1)
+                    .addColumn(b("m"), b("body"), T0, b("v1"))
+                    .addColumn(b("m"), b("x"), T0, b("x"))),
+            entry(source, new Delete(r1).addColumn(b("m"), b("x"), T0)),
+            entry(source, new Put(r2).addColumn(b("m"), b("body"), LONG_AGO, b("old"))),
+            entry(source, new Delete(r2).addFamily(b("m"), LONG_AGO - 1)),
+            // Another table's edit, which the endpoint leaves alone.
+            entry(TableName.valueOf("other"), new Put(r1).addColumn(b("m"), b("y"), T0, b("y"))));
+    RekeyingEndpoint first = endpoint(source, once);
+    RekeyingEndpoint second = endpoint(source, twice);
+    try {
+      assertThat(first.replicate(new ReplicationEndpoint.ReplicateContext().setEntries(batch)))
+          .isTrue();
+      for (int i = 0; i < 2; i++) {
+        assertThat(second.replicate(new ReplicationEndpoint.ReplicateContext().setEntries(batch)))
+            .isTrue();
+      }
+    } finally {
+      first.stop();
+      second.stop();
+    }
+    assertThat(actual(twice)).isEqualTo(actual(once)).hasSize(2);
+    assertThat(actual(once)).anyMatch(l -> l.contains("m:body/" + T0 + "=v1"));
+    assertThat(actual(once)).anyMatch(l -> l.contains("m:body/" + LONG_AGO + "=old"));
+  }
+
+  @Test
+  void editsReachTheTargetWhileTheSourcesRegionIsSplitAndMoved() throws Exception {
+    TableName source = table("st_split_src");
+    TableName target = table("st_split_dst");
+    StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
+    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      StreamPeer.start(admin, "rekey_split", settings);
+      List<Put> puts = new ArrayList<>();
+      for (int i = 0; i < 90; i++) {
+        puts.add(
+            new Put(b(row(T0 + i * 1000L, i % 4, i)))
+                .addColumn(b("m"), b("body"), LONG_AGO + i, b("v" + i)));
+      }
+      TestTables.put(source, puts.subList(0, 30));
+      admin.split(source, b(String.valueOf(T0 + 45 * 1000L)));
+      MiniHBase.util().waitFor(60_000, () -> admin.getRegions(source).size() == 2);
+      MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
+      TestTables.put(source, puts.subList(30, 60));
+      for (var region : admin.getRegions(source)) {
+        admin.move(region.getEncodedNameAsBytes()); // closed and opened again
+      }
+      MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
+      TestTables.put(source, puts.subList(60, 90));
+      try (Table t = MiniHBase.util().getConnection().getTable(source)) {
+        t.delete(new Delete(b(row(T0 + 50 * 1000L, 2, 50))));
+      }
+
+      List<String> expected = awaitMapped(source, target, settings.mapping());
+      assertThat(actual(target)).isEqualTo(expected).hasSize(89);
+      StreamPeer.stop(admin, "rekey_split");
+    }
   }
 
   @Test

@@ -69,4 +69,37 @@ public final class TestTables {
   public static long countCells(TableName name) throws IOException {
     return cells(name).size();
   }
+
+  /**
+   * The source's visible cells as a target must hold them: each row through {@code mapping} (its
+   * bound columns read from the row), everything else the same, sorted; rows the mapping refuses
+   * are left out.
+   */
+  public static List<String> mapped(TableName source, io.rekey.keys.KeyMapping mapping)
+      throws IOException {
+    List<String> out = new ArrayList<>();
+    try (Table t = MiniHBase.util().getConnection().getTable(source);
+        ResultScanner s = t.getScanner(new Scan().readAllVersions())) {
+      for (Result r : s) {
+        byte[] row;
+        try {
+          row = mapping.map(r.getRow(), (f, q) -> r.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
+        } catch (io.rekey.keys.KeyReject e) {
+          continue;
+        }
+        for (Cell c : r.rawCells()) {
+          out.add(line(row, c));
+        }
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** Every cell of {@code table} as {@link #line}s, sorted. */
+  public static List<String> sortedCells(TableName table) throws IOException {
+    List<String> cells = cells(table);
+    cells.sort(null);
+    return cells;
+  }
 }
