@@ -7,6 +7,7 @@ import io.rekey.security.Grant;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
+import io.rekey.verify.VerifyVerdict;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
@@ -45,7 +46,8 @@ final class VerifyCommand implements Command<VerifyOptions> {
         options.source(),
         options.target(),
         job -> {
-          VerifyResult result = VerifyJob.tables(job, options, RunFiles.staging(job.conf(), null));
+          VerifyResult result =
+              VerifyJob.recorded(job, options, RunFiles.staging(job.conf(), null));
           context.emit(
               "verify: "
                   + options.source()
@@ -57,20 +59,9 @@ final class VerifyCommand implements Command<VerifyOptions> {
                   + "\n"
                   + VerifyText.verify(result),
               result);
-          if (!result.matches()) {
-            throw new FindingsFound(
-                "the target differs from the source in "
-                    + result.differingRegions()
-                    + " region(s), listed above");
-          }
-          String merged = result.mergedRefusal(options.allowMerge());
-          if (merged != null) {
-            throw new FindingsFound(merged);
-          }
-          if (!result.unmapped().acknowledged(options.acceptUnmapped())) {
-            throw new FindingsFound(
-                "every mapped row matches, but "
-                    + result.unmapped().refusal(options.acceptUnmapped()));
+          var finding = VerifyVerdict.finding(result, options);
+          if (finding.isPresent()) {
+            throw new FindingsFound(finding.get());
           }
           return ExitCode.OK;
         });

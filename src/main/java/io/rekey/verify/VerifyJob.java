@@ -1,10 +1,12 @@
 package io.rekey.verify;
 
+import io.rekey.common.Json;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyText;
 import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
+import io.rekey.run.RunRecord;
 import io.rekey.run.RunState;
 import io.rekey.spark.JobContext;
 import io.rekey.write.RegionPartitioner;
@@ -62,6 +64,38 @@ public final class VerifyJob {
     this.regionStarts = List.copyOf(regionStarts);
     this.sourceCounted = source;
     this.targetCounted = target;
+  }
+
+  /**
+   * {@link #tables}, and the comparison's line in the target's run history ({@link
+   * VerifyRunRecord}) when the state table exists: a switch reads when the target was last proven.
+   * A history that cannot be written (no permission) is logged, not a failure of the comparison.
+   */
+  public static VerifyResult recorded(JobContext job, VerifyOptions options, Path staging) {
+    RunState state =
+        options.stateTable() == null
+            ? null
+            : new RunState(
+                job.connection(), TableName.valueOf(options.stateTable()), options.target());
+    if (state == null || !state.tableExists()) {
+      return tables(job, options, staging);
+    }
+    long started = System.currentTimeMillis();
+    RunRecord.Start start =
+        new RunRecord.Start(
+            VerifyRunRecord.RUN,
+            started,
+            job.sc().sc().applicationId(),
+            null,
+            options.until(),
+            null);
+    return state.recorded(
+        started,
+        () -> tables(job, options, staging),
+        r ->
+            Json.toJsonLine(
+                VerifyRunRecord.of(start, r, VerifyVerdict.finding(r, options).orElse(null))),
+        message -> Json.toJsonLine(VerifyRunRecord.failed(start, message)));
   }
 
   /**
