@@ -116,6 +116,7 @@ public final class Main {
             new IndexLookupCommand(),
             new StreamStartCommand(),
             new StreamStatusCommand(),
+            new StreamSwitchCommand(),
             new StreamStopCommand(),
             new StateCommand())) {
       commands.put(c.about().name(), c);

@@ -1,6 +1,10 @@
 package io.rekey.cli;
 
 import io.rekey.hbase.HBaseConnections;
+import io.rekey.hbase.HBaseSettings;
+import io.rekey.stream.endpoint.StreamSettings;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 
@@ -18,9 +22,28 @@ abstract class StreamCommand implements Command<StreamOptions> {
   public final ExitCode run(StreamOptions o, CommandContext context) throws Exception {
     try (Connection connection = HBaseConnections.open(context.hbase());
         Admin admin = connection.getAdmin()) {
-      return run(o, admin, context);
+      return run(o, connection, admin, context);
     }
   }
 
-  abstract ExitCode run(StreamOptions o, Admin admin, CommandContext context) throws Exception;
+  abstract ExitCode run(StreamOptions o, Connection source, Admin admin, CommandContext context)
+      throws Exception;
+
+  /**
+   * A connection to the stream's target cluster, to be closed by the caller; null when the target
+   * is on the source's cluster (use the source's connection then).
+   */
+  static Connection openTarget(StreamSettings s, CommandContext context) {
+    if (s.targetClient().isEmpty()) {
+      return null;
+    }
+    HBaseSettings source = context.hbase();
+    Map<String, String> properties = new LinkedHashMap<>(source.properties());
+    properties.putAll(s.targetClient());
+    return HBaseConnections.open(
+        new HBaseSettings(
+            s.targetClient().getOrDefault("hbase.zookeeper.quorum", source.zkQuorum()),
+            source.confDir(),
+            properties));
+  }
 }

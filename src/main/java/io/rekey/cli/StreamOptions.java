@@ -4,8 +4,11 @@ import io.rekey.options.InvalidOptionException;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.options.SharedOptions;
+import io.rekey.run.RunLock;
 import io.rekey.schema.TableInspector;
-import io.rekey.stream.StreamSettings;
+import io.rekey.stream.StreamSwitch;
+import io.rekey.stream.endpoint.StreamSettings;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.TableName;
@@ -15,9 +18,10 @@ import org.apache.hadoop.hbase.TableName;
  * replication peer, named after the target unless given) and, to start one, what it re-keys.
  *
  * @param peerId the replication peer of the stream
- * @param settings what a started stream re-keys; null for status and stop
+ * @param settings what a started stream re-keys; null for status, switch and stop
+ * @param switching how a switch waits and what it trusts; null but for switch
  */
-record StreamOptions(String peerId, StreamSettings settings) {
+record StreamOptions(String peerId, StreamSettings settings, StreamSwitch.Options switching) {
   static final OptionDef<String> PEER_ID =
       OptionDef.text(
           "peer-id",
@@ -28,6 +32,31 @@ record StreamOptions(String peerId, StreamSettings settings) {
           "target-zk",
           "HOST:PORT,…",
           "the ZooKeeper quorum of the target's cluster, when it is not the source's");
+
+  static final OptionDef<Double> SETTLE =
+      OptionDef.decimal(
+              "settle",
+              "SECONDS",
+              "how long the source must serve no write before the switch fences it",
+              0,
+              600)
+          .withDefault(1.0);
+  static final OptionDef<Long> DRAIN_TIMEOUT =
+      OptionDef.number(
+              "drain-timeout",
+              "SECONDS",
+              "how long the switch waits for the stream to ship up to its fences",
+              1,
+              3600)
+          .withDefault(60L);
+  static final OptionDef<Long> MAX_VERIFY_AGE =
+      OptionDef.number(
+              "max-verify-age",
+              "HOURS",
+              "how old the target's last full comparison (verify) may be for a switch",
+              1,
+              24 * 365)
+          .withDefault(24L);
 
   static List<OptionDef<?>> declaredForStart() {
     return List.of(
@@ -43,6 +72,11 @@ record StreamOptions(String peerId, StreamSettings settings) {
     return List.of(SharedOptions.TARGET, PEER_ID);
   }
 
+  static List<OptionDef<?>> declaredForSwitch() {
+    return List.of(
+        SharedOptions.TARGET, PEER_ID, SETTLE, DRAIN_TIMEOUT, MAX_VERIFY_AGE, RunLock.STATE_TABLE);
+  }
+
   static StreamOptions forStart(OptionValues values) {
     TableName target = target(values);
     StreamSettings settings =
@@ -55,7 +89,7 @@ record StreamOptions(String peerId, StreamSettings settings) {
                 ? Map.of()
                 : Map.of("hbase.zookeeper.quorum", values.get(TARGET_ZK)));
     try {
-      new io.rekey.stream.EditMapper(
+      new io.rekey.stream.endpoint.EditMapper(
           SharedOptions.mapping(settings.sourceKey(), settings.targetKey()));
     } catch (IllegalArgumentException e) {
       throw InvalidOptionException.of(
@@ -63,11 +97,21 @@ record StreamOptions(String peerId, StreamSettings settings) {
           settings.sourceKey(),
           "cannot be streamed: " + e.getMessage());
     }
-    return new StreamOptions(peerId(values, target), settings);
+    return new StreamOptions(peerId(values, target), settings, null);
   }
 
   static StreamOptions forPeer(OptionValues values) {
-    return new StreamOptions(peerId(values, target(values)), null);
+    return new StreamOptions(peerId(values, target(values)), null, null);
+  }
+
+  static StreamOptions forSwitch(OptionValues values) {
+    StreamSwitch.Options switching =
+        new StreamSwitch.Options(
+            TableInspector.tableName(RunLock.STATE_TABLE.name(), values.get(RunLock.STATE_TABLE)),
+            Duration.ofMillis(Math.round(values.get(SETTLE) * 1000)),
+            Duration.ofSeconds(values.get(DRAIN_TIMEOUT)),
+            Duration.ofHours(values.get(MAX_VERIFY_AGE)));
+    return new StreamOptions(peerId(values, target(values)), null, switching);
   }
 
   private static TableName target(OptionValues values) {

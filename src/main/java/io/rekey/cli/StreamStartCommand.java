@@ -2,11 +2,13 @@ package io.rekey.cli;
 
 import io.rekey.stream.StreamPeer;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
 
 /**
  * {@code stream start}: adds the replication peer whose endpoint ({@link
- * io.rekey.stream.RekeyingEndpoint}) re-keys every WAL edit of the source written from then on into
- * the target. The endpoint's jar must be on every master's and region server's classpath.
+ * io.rekey.stream.endpoint.RekeyingEndpoint}) re-keys every WAL edit of the source written from
+ * then on into the target. The endpoint's jar must be on every master's and region server's
+ * classpath.
  */
 final class StreamStartCommand extends StreamCommand {
   @Override
@@ -23,8 +25,12 @@ final class StreamStartCommand extends StreamCommand {
   }
 
   @Override
-  ExitCode run(StreamOptions o, Admin admin, CommandContext context) throws Exception {
-    StreamPeer.start(admin, o.peerId(), o.settings());
+  ExitCode run(StreamOptions o, Connection source, Admin admin, CommandContext context)
+      throws Exception {
+    try (Connection opened = openTarget(o.settings(), context);
+        Admin target = (opened != null ? opened : source).getAdmin()) {
+      StreamPeer.start(admin, target, o.peerId(), o.settings());
+    }
     StreamResult result = StreamResult.of(o.peerId(), StreamPeer.status(admin, o.peerId()));
     context.emit(result.text("start"), result);
     return ExitCode.OK;

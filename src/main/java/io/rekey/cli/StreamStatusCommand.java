@@ -2,6 +2,7 @@ package io.rekey.cli;
 
 import io.rekey.stream.StreamPeer;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
 
 /** {@code stream status}: a stream's peer, its settings and HBase's figures for its queues. */
 final class StreamStatusCommand extends StreamCommand {
@@ -14,7 +15,8 @@ final class StreamStatusCommand extends StreamCommand {
   }
 
   @Override
-  ExitCode run(StreamOptions o, Admin admin, CommandContext context) throws Exception {
+  ExitCode run(StreamOptions o, Connection source, Admin admin, CommandContext context)
+      throws Exception {
     StreamResult result = StreamResult.of(o.peerId(), StreamPeer.status(admin, o.peerId()));
     context.emit(result.text("status"), result);
     return result.exists() ? ExitCode.OK : ExitCode.FAILED;

@@ -2,6 +2,7 @@ package io.rekey.cli;
 
 import io.rekey.stream.StreamPeer;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Connection;
 
 /** {@code stream stop}: removes a stream's replication peer; edits after that are not re-keyed. */
 final class StreamStopCommand extends StreamCommand {
@@ -12,7 +13,8 @@ final class StreamStopCommand extends StreamCommand {
   }
 
   @Override
-  ExitCode run(StreamOptions o, Admin admin, CommandContext context) throws Exception {
+  ExitCode run(StreamOptions o, Connection source, Admin admin, CommandContext context)
+      throws Exception {
     StreamResult before = StreamResult.of(o.peerId(), StreamPeer.status(admin, o.peerId()));
     boolean removed = StreamPeer.stop(admin, o.peerId());
     StreamResult after = StreamResult.of(o.peerId(), null);

@@ -22,6 +22,7 @@ import io.rekey.verify.MigrationDefinition;
 import io.rekey.verify.VerifyJob;
 import io.rekey.verify.VerifyOptions;
 import io.rekey.verify.VerifyResult;
+import io.rekey.verify.WritersStopped;
 import io.rekey.write.BulkLoader;
 import io.rekey.write.Pressure;
 import io.rekey.write.PutWriterStage;

@@ -1,6 +1,10 @@
 package io.rekey.stream;
 
 import io.rekey.common.RekeyException;
+import io.rekey.stream.endpoint.EditMapper;
+import io.rekey.stream.endpoint.Fences;
+import io.rekey.stream.endpoint.RekeyingEndpoint;
+import io.rekey.stream.endpoint.StreamSettings;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,22 +39,18 @@ public final class StreamPeer {
       String peerId, StreamSettings settings, boolean enabled, List<String> queues) {}
 
   /**
-   * Adds the peer.
+   * Adds the peer, and the fence table on both clusters.
    *
+   * @param source the source cluster's admin, where the peer lives
+   * @param target the target cluster's admin (the same as {@code source} on one cluster)
    * @throws RekeyException when a peer of that id exists, or a table is missing
    */
-  public static void start(Admin admin, String peerId, StreamSettings settings) throws IOException {
+  public static void start(Admin source, Admin target, String peerId, StreamSettings settings)
+      throws IOException {
     new EditMapper(settings.mapping()); // refuses what a stream cannot map, before any peer exists
-    for (TableName t : List.of(settings.source(), settings.target())) {
-      if (!admin.tableExists(t)) {
-        throw new RekeyException(
-            "the table "
-                + t
-                + " does not exist; a stream re-keys an existing source into an existing target"
-                + " (create the target with rekey first)");
-      }
-    }
-    for (ReplicationPeerDescription p : admin.listReplicationPeers()) {
+    requireTable(source, settings.source(), "source");
+    requireTable(target, settings.target(), "target");
+    for (ReplicationPeerDescription p : source.listReplicationPeers()) {
       if (p.getPeerId().equals(peerId)) {
         throw new RekeyException(
             "a replication peer '"
@@ -59,14 +59,33 @@ public final class StreamPeer {
                 + " another --peer-id");
       }
     }
+    int servers =
+        source
+            .getClusterMetrics(java.util.EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS))
+            .getLiveServerMetrics()
+            .size();
+    Fences.ensureTable(source, settings.fenceTable(), servers);
+    Fences.ensureTable(target, settings.fenceTable(), 1);
     ReplicationPeerConfig config =
         ReplicationPeerConfig.newBuilder()
             .setReplicationEndpointImpl(RekeyingEndpoint.class.getName())
             .setReplicateAllUserTables(false)
-            .setTableCFsMap(Map.of(settings.source(), List.of()))
+            .setTableCFsMap(Map.of(settings.source(), List.of(), settings.fenceTable(), List.of()))
             .putAllConfiguration(settings.toPeerConfiguration())
             .build();
-    admin.addReplicationPeer(peerId, config, true);
+    source.addReplicationPeer(peerId, config, true);
+  }
+
+  private static void requireTable(Admin admin, TableName t, String side) throws IOException {
+    if (!admin.tableExists(t)) {
+      throw new RekeyException(
+          "the "
+              + side
+              + " table "
+              + t
+              + " does not exist; a stream re-keys an existing source into an existing target"
+              + " (create the target with rekey first)");
+    }
   }
 
   /** The stream's settings and HBase's figures for it, or null when there is no such peer. */

@@ -4,6 +4,7 @@ import static io.rekey.stream.StreamIT.SOURCE_KEY;
 import static io.rekey.stream.StreamIT.TARGET_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.TestTables;
@@ -61,7 +62,7 @@ class StreamFailoverIT {
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
     MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
-      StreamPeer.start(admin, "rekey_sf", settings);
+      StreamPeer.start(admin, admin, "rekey_sf", settings);
       // Edits pile up in the source server's WAL queue, unshipped.
       admin.disableReplicationPeer("rekey_sf");
       TestTables.put(source, puts(0, 200));

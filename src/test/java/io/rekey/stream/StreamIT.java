@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rekey.cli.ExitCode;
 import io.rekey.common.RekeyException;
 import io.rekey.keys.KeyMapping;
+import io.rekey.stream.endpoint.RekeyingEndpoint;
+import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.TestTables;
@@ -49,7 +51,7 @@ class StreamIT {
     return Bytes.toBytes(s);
   }
 
-  private static TableName table(String name) throws Exception {
+  static TableName table(String name) throws Exception {
     TableName t = TableName.valueOf(name);
     TestTables.create(
         t, ColumnFamilyDescriptorBuilder.newBuilder(b("m")).setMaxVersions(5).build());
@@ -107,7 +109,7 @@ class StreamIT {
       CliRun started = startCli("st_src", "st_dst", SOURCE_KEY, TARGET_KEY);
       assertThat(started.exit()).as(started.err()).isEqualTo(ExitCode.OK);
       assertThat(StreamPeer.status(admin, "rekey_st_dst").enabled()).isTrue();
-      assertThatThrownBy(() -> StreamPeer.start(admin, "rekey_st_dst", settings))
+      assertThatThrownBy(() -> StreamPeer.start(admin, admin, "rekey_st_dst", settings))
           .isInstanceOf(RekeyException.class)
           .hasMessageContaining("exists already");
 
@@ -284,7 +286,7 @@ class StreamIT {
     TableName target = table("st_split_dst");
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
-      StreamPeer.start(admin, "rekey_split", settings);
+      StreamPeer.start(admin, admin, "rekey_split", settings);
       List<Put> puts = new ArrayList<>();
       for (int i = 0; i < 90; i++) {
         puts.add(
@@ -317,7 +319,7 @@ class StreamIT {
     TableName target = table("st_stall_dst");
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
-      StreamPeer.start(admin, "rekey_stall", settings);
+      StreamPeer.start(admin, admin, "rekey_stall", settings);
       admin.disableTable(target);
       List<Put> puts = new ArrayList<>();
       for (int i = 0; i < 40; i++) {

@@ -1,9 +1,11 @@
-package io.rekey.stream;
+package io.rekey.stream.endpoint;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
@@ -11,6 +13,7 @@ import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.replication.ReplicationEndpoint;
@@ -31,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * logged (the first target row and the reason), waited out with a growing pause and reported by
  * returning false, which makes HBase ship the same batch again. Rows the mapping refuses are
  * logged, one line each, and not written.
+ *
+ * <p>It also acknowledges the switch's {@link Fences}: a fence of its own peer in the fence table,
+ * shipped in order with the source's edits of the same WAL, is acknowledged in the target's fence
+ * table only after every edit shipped before it was written, with the count of source edits that
+ * followed it in the batch (a writer that had not stopped).
  *
  * <p>Implements HBase's public {@link ReplicationEndpoint} contract only ({@code
  * BaseReplicationEndpoint} is HBase's private API); the class, the key codecs and an HBase client
@@ -87,21 +95,33 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         ("rekey-stream:" + settings.target().getNameAsString()).getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The source table's edits only. */
+  /** The source table's edits, and the fence table's for the switch's {@link Fences}. */
   @Override
   public WALEntryFilter getWALEntryfilter() {
-    return entry -> entry.getKey().getTableName().equals(settings.source()) ? entry : null;
+    return entry -> {
+      TableName t = entry.getKey().getTableName();
+      return t.equals(settings.source()) || t.equals(settings.fenceTable()) ? entry : null;
+    };
   }
 
   @Override
   public boolean replicate(ReplicateContext batch) {
     StreamSettings s = settings;
     List<RowMutations> mutations = new ArrayList<>();
+    // Fences seen in this batch, with the source edits that followed each (a writer not stopped).
+    Map<Fences.Fence, Long> fences = new LinkedHashMap<>();
     try {
       for (WAL.Entry entry : batch.getEntries()) {
-        if (!entry.getKey().getTableName().equals(s.source())) {
+        TableName table = entry.getKey().getTableName();
+        if (table.equals(s.fenceTable())) {
+          Fences.in(entry.getEdit().getCells(), context.getPeerId())
+              .forEach(f -> fences.put(f, 0L));
           continue;
         }
+        if (!table.equals(s.source())) {
+          continue;
+        }
+        fences.replaceAll((f, after) -> after + 1);
         EditMapper.Mapped mapped = mapper.map(entry.getEdit().getCells());
         for (String row : mapped.rejected()) {
           LOG.warn("rekey stream {} -> {}: cannot map row {}", s.source(), s.target(), row);
@@ -110,6 +130,10 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
       }
       if (!mutations.isEmpty()) {
         write(s.target(), mutations);
+      }
+      if (!fences.isEmpty()) {
+        // Only now: every edit shipped before each fence is in the target.
+        acknowledge(s, fences);
       }
       failedInARow.set(0);
       return true;
@@ -135,6 +159,21 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
       sleep(pause);
       return false;
     }
+  }
+
+  private void acknowledge(StreamSettings s, Map<Fences.Fence, Long> fences) throws IOException {
+    List<Put> acks = new ArrayList<>();
+    fences.forEach((f, after) -> acks.add(Fences.ack(context.getPeerId(), f, after)));
+    try (Table t = target().getTable(s.fenceTable())) {
+      t.put(acks);
+    }
+    LOG.info(
+        "rekey stream {} -> {}: fence {} acknowledged (region {} of {})",
+        s.source(),
+        s.target(),
+        fences.keySet().iterator().next().fenceId(),
+        fences.keySet().iterator().next().region(),
+        s.fenceTable());
   }
 
   private void write(TableName table, List<RowMutations> mutations)

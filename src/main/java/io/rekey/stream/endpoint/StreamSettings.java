@@ -1,4 +1,4 @@
-package io.rekey.stream;
+package io.rekey.stream.endpoint;
 
 import io.rekey.keys.KeyMapping;
 import java.util.LinkedHashMap;
@@ -13,22 +13,39 @@ import org.apache.hadoop.hbase.TableName;
  *
  * @param targetClient client settings of the target's cluster ({@code hbase.zookeeper.quorum}, …),
  *     laid over the region server's own; empty for a target on the same cluster
+ * @param fenceTable the table of {@link Fences} a switch writes on the source's cluster and the
+ *     endpoint acknowledges on the target's
  */
 public record StreamSettings(
     TableName source,
     TableName target,
     String sourceKey,
     String targetKey,
-    Map<String, String> targetClient) {
+    Map<String, String> targetClient,
+    TableName fenceTable) {
   static final String PREFIX = "rekey.stream.";
   static final String SOURCE = PREFIX + "source";
   static final String TARGET = PREFIX + "target";
   static final String SOURCE_KEY = PREFIX + "source-key";
   static final String TARGET_KEY = PREFIX + "target-key";
   static final String TARGET_CLIENT = PREFIX + "target-client.";
+  static final String FENCE_TABLE = PREFIX + "fence-table";
+
+  /** The fence table unless one is named. */
+  public static final TableName DEFAULT_FENCE_TABLE = TableName.valueOf("rekey_stream_fence");
 
   public StreamSettings {
     targetClient = Map.copyOf(targetClient);
+  }
+
+  /** A stream fenced in the default table. */
+  public StreamSettings(
+      TableName source,
+      TableName target,
+      String sourceKey,
+      String targetKey,
+      Map<String, String> targetClient) {
+    this(source, target, sourceKey, targetKey, targetClient, DEFAULT_FENCE_TABLE);
   }
 
   /** The key mapping, parsed; a spec that does not parse fails here, before any peer exists. */
@@ -43,6 +60,7 @@ public record StreamSettings(
     out.put(TARGET, target.getNameAsString());
     out.put(SOURCE_KEY, sourceKey);
     out.put(TARGET_KEY, targetKey);
+    out.put(FENCE_TABLE, fenceTable.getNameAsString());
     targetClient.forEach((k, v) -> out.put(TARGET_CLIENT + k, v));
     return out;
   }
@@ -66,7 +84,8 @@ public record StreamSettings(
         TableName.valueOf(required(peer, TARGET)),
         required(peer, SOURCE_KEY),
         required(peer, TARGET_KEY),
-        client);
+        client,
+        TableName.valueOf(peer.getOrDefault(FENCE_TABLE, DEFAULT_FENCE_TABLE.getNameAsString())));
   }
 
   /** The client configuration of the target's cluster, over {@code local}. */

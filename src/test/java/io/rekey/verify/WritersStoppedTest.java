@@ -1,4 +1,4 @@
-package io.rekey.rekey;
+package io.rekey.verify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

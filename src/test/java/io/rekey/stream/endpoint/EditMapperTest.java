@@ -1,4 +1,4 @@
-package io.rekey.stream;
+package io.rekey.stream.endpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

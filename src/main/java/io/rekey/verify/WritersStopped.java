@@ -1,4 +1,4 @@
-package io.rekey.rekey;
+package io.rekey.verify;
 
 import io.rekey.hbase.RegionActivity;
 import java.util.ArrayList;
@@ -12,7 +12,7 @@ import java.util.Map;
  * servers, each with the same write-request count. A write of any timestamp, a bulk load, a split,
  * a merge, a move or a reopened region is a change, and the first is named in one line.
  */
-final class WritersStopped {
+public final class WritersStopped {
   private WritersStopped() {}
 
   /** A region as a line names it: {@code region NAME ['START', 'END')}. */
@@ -21,7 +21,28 @@ final class WritersStopped {
   }
 
   /** What changed between {@code before} and {@code after}, or null when nothing did. */
-  static String change(String table, List<RegionActivity> before, List<RegionActivity> after) {
+  public static String change(
+      String table, List<RegionActivity> before, List<RegionActivity> after) {
+    List<String> changes = changes(before, after);
+    if (changes.isEmpty()) {
+      return null;
+    }
+    return table
+        + " changed while the final sync ran: "
+        + first(changes)
+        + ". A write of any timestamp or a bulk load counts: writers have not stopped, and what"
+        + " they wrote may not be in the target. Stop every writer, then run 'rekey sync --final'"
+        + " again";
+  }
+
+  /** The first change, and how many more regions changed. */
+  public static String first(List<String> changes) {
+    return changes.get(0)
+        + (changes.size() > 1 ? " (and " + (changes.size() - 1) + " more regions changed)" : "");
+  }
+
+  /** Each region that changed between {@code before} and {@code after}, one phrase each. */
+  public static List<String> changes(List<RegionActivity> before, List<RegionActivity> after) {
     Map<String, RegionActivity> then = new LinkedHashMap<>();
     before.forEach(r -> then.put(r.region(), r));
     List<String> changes = new ArrayList<>();
@@ -52,15 +73,6 @@ final class WritersStopped {
     for (RegionActivity gone : then.values()) {
       changes.add("region " + gone.region() + " went away (a split or merge)");
     }
-    if (changes.isEmpty()) {
-      return null;
-    }
-    return table
-        + " changed while the final sync ran: "
-        + changes.get(0)
-        + (changes.size() > 1 ? " (and " + (changes.size() - 1) + " more regions changed)" : "")
-        + ". A write of any timestamp or a bulk load counts: writers have not stopped, and what"
-        + " they wrote may not be in the target. Stop every writer, then run 'rekey sync --final'"
-        + " again";
+    return changes;
   }
 }

@@ -1,4 +1,4 @@
-package io.rekey.stream;
+package io.rekey.stream.endpoint;
 
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;

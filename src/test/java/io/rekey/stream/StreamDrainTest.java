@@ -1,0 +1,139 @@
+package io.rekey.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rekey.hbase.RegionActivity;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** The switch's drain proof over plain facts: each gap in it refuses, in one line. */
+class StreamDrainTest {
+  private static final String RS1 = "rs1,16020,1";
+  private static final String RS2 = "rs2,16020,1";
+  private static final List<RegionActivity> SOURCE =
+      List.of(
+          new RegionActivity("aaa", RS1, "", "m", 10), new RegionActivity("bbb", RS2, "m", "", 7));
+
+  /** Every fact holds: two servers, each fenced, each fence acknowledged, nothing moved. */
+  private static StreamDrain drained() {
+    return new StreamDrain(
+        "src",
+        SOURCE,
+        List.copyOf(SOURCE),
+        Set.of(RS1, RS2),
+        Set.of(RS1, RS2),
+        Map.of(0, RS1 + "@5", 1, RS2 + "@9"),
+        Map.of(0, RS1 + "@5", 1, RS2 + "@9"),
+        Map.of(0, 0L, 1, 0L),
+        0.4,
+        List.of(),
+        List.of());
+  }
+
+  private static StreamDrain with(UnaryOperator<Object[]> change) {
+    StreamDrain d = drained();
+    Object[] f = {
+      d.source(),
+      d.sourceBefore(),
+      d.sourceAfter(),
+      d.serversBefore(),
+      d.serversAfter(),
+      d.fencesBefore(),
+      d.fencesAfter(),
+      d.acks(),
+      d.waitedSeconds(),
+      d.recoveredQueues(),
+      d.crashRecoveries()
+    };
+    f = change.apply(f);
+    @SuppressWarnings("unchecked")
+    StreamDrain out =
+        new StreamDrain(
+            (String) f[0],
+            (List<RegionActivity>) f[1],
+            (List<RegionActivity>) f[2],
+            (Set<String>) f[3],
+            (Set<String>) f[4],
+            (Map<Integer, String>) f[5],
+            (Map<Integer, String>) f[6],
+            (Map<Integer, Long>) f[7],
+            (Double) f[8],
+            (List<String>) f[9],
+            (List<String>) f[10]);
+    return out;
+  }
+
+  private static UnaryOperator<Object[]> set(int i, Object value) {
+    return f -> {
+      f[i] = value;
+      return f;
+    };
+  }
+
+  @Test
+  void everyFactHoldingLetsTheTargetReplaceTheSource() {
+    assertThat(drained().refusal()).isEmpty();
+  }
+
+  @Test
+  void eachGapInTheProofRefusesInOneLineThatSaysWhatToDo() {
+    Map<String, StreamDrain> cases = new HashMap<>();
+    cases.put(
+        "served 2 write requests",
+        with(
+            set(
+                2,
+                List.of(
+                    new RegionActivity("aaa", RS1, "", "m", 12),
+                    new RegionActivity("bbb", RS2, "m", "", 7)))));
+    cases.put(
+        "did not ship up to the fence on rs2,16020,1 within 60 s",
+        with(f -> set(7, Map.of(0, 0L)).apply(set(8, 60.0).apply(f))));
+    cases.put(
+        "shipped 3 edit(s) of src logged after the fence on rs1",
+        with(set(7, Map.of(0, 3L, 1, 0L))));
+    cases.put(
+        "fence region 1 moved or reopened during the switch",
+        with(set(6, Map.of(0, RS1 + "@5", 1, RS2 + "@12"))));
+    cases.put("the live region servers changed during the switch", with(set(4, Set.of(RS1))));
+    cases.put(
+        "region server rs2,16020,1 held no fence region",
+        with(
+            f ->
+                set(5, Map.of(0, RS1 + "@5"))
+                    .apply(set(6, Map.of(0, RS1 + "@5")).apply(set(7, Map.of(0, 0L)).apply(f)))));
+    cases.put(
+        "still recovering crash recovery procedure 17",
+        with(set(10, List.of("crash recovery procedure 17 (RUNNABLE)"))));
+    cases.put(
+        "a recovered queue of the stream is still shipping",
+        with(set(9, List.of("rekey_t-rs3,16020,1 on " + RS1))));
+    cases.forEach(
+        (says, drain) ->
+            assertThat(drain.refusal())
+                .as(says)
+                .hasValueSatisfying(
+                    line ->
+                        assertThat(line)
+                            .contains(says)
+                            .contains("rekey stream switch' again")
+                            .doesNotContain("\n")));
+  }
+
+  @Test
+  void anUnfinishedCrashRecoveryIsReadFromTheMastersProcedures() {
+    String json =
+        "[{\"className\":\"org.apache.hadoop.hbase.master.procedure.ServerCrashProcedure\","
+            + "\"procId\":\"17\",\"state\":\"RUNNABLE\"},"
+            + "{\"className\":\"org.apache.hadoop.hbase.master.procedure.ServerCrashProcedure\","
+            + "\"procId\":\"9\",\"state\":\"SUCCESS\"},"
+            + "{\"className\":\"org.apache.hadoop.hbase.master.procedure.CreateTableProcedure\","
+            + "\"procId\":\"18\",\"state\":\"RUNNABLE\"}]";
+    assertThat(StreamSwitch.crashRecoveries(json))
+        .containsExactly("crash recovery procedure 17 (RUNNABLE)");
+  }
+}

@@ -1,0 +1,204 @@
+package io.rekey.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rekey.cli.ExitCode;
+import io.rekey.keys.KeyMapping;
+import io.rekey.run.RunState;
+import io.rekey.stream.endpoint.StreamSettings;
+import io.rekey.testing.CliRun;
+import io.rekey.testing.MiniHBase;
+import io.rekey.testing.TestTables;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code stream switch} on a real mini cluster: once the writers stop it says "switch" only when
+ * the target already holds every edit (compared at that moment with an independent read, not after
+ * a wait), and it refuses in one line while the stream cannot have drained: the target away, a
+ * writer still writing, the peer disabled, no comparison recorded.
+ */
+@ExtendWith(MiniHBase.class)
+class StreamSwitchIT {
+  private static final String STATE = "sw_state";
+  private static final TableName SOURCE = TableName.valueOf("sw_src");
+  private static final TableName TARGET = TableName.valueOf("sw_dst");
+
+  private static byte[] b(String s) {
+    return Bytes.toBytes(s);
+  }
+
+  private static CliRun cli(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--zk", MiniHBase.zkQuorum()));
+    return CliRun.of(all.toArray(String[]::new));
+  }
+
+  private static CliRun switchNow(String... more) {
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                "stream",
+                "switch",
+                "--target",
+                "sw_dst",
+                "--state-table",
+                STATE,
+                "--settle",
+                "0.5"));
+    all.addAll(List.of(more));
+    return cli(all.toArray(String[]::new));
+  }
+
+  private static List<Put> writes(int from, int n, String what) {
+    List<Put> puts = new ArrayList<>();
+    for (int i = from; i < from + n; i++) {
+      Put p = new Put(b(StreamIT.T0 + i + "_user" + i % 5 + "_o" + i));
+      p.addColumn(b("m"), b("body"), StreamIT.T0 + i, b(what + " " + i));
+      // Stamped years ago: only the log, not a timestamp window, sees it.
+      p.addColumn(b("m"), b("imported"), StreamIT.LONG_AGO + i, b("archived " + i));
+      puts.add(p);
+    }
+    return puts;
+  }
+
+  @Test
+  void theSwitchSaysSwitchOnlyWhenTheTargetAlreadyHoldsEveryEditAndRefusesOtherwise()
+      throws Exception {
+    StreamIT.table("sw_src");
+    StreamIT.table("sw_dst");
+    KeyMapping mapping =
+        new StreamSettings(SOURCE, TARGET, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY, Map.of())
+            .mapping();
+    new RunState(MiniHBase.util().getConnection(), TableName.valueOf(STATE), TARGET).ensureTable();
+    CliRun started =
+        StreamIT.startCli("sw_src", "sw_dst", StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY);
+    assertThat(started.exit()).as(started.err()).isEqualTo(ExitCode.OK);
+    TestTables.put(SOURCE, writes(0, 50, "first"));
+
+    // No comparison recorded yet: refused before any fence.
+    CliRun unproven = switchNow();
+    assertThat(unproven.exit()).isEqualTo(ExitCode.FINDINGS);
+    assertThat(unproven.out()).contains("do not switch: no full comparison of sw_dst");
+
+    StreamIT.awaitMapped(SOURCE, TARGET, mapping);
+    CliRun verified =
+        cli(
+            "verify",
+            "--source",
+            "sw_src",
+            "--target",
+            "sw_dst",
+            "--source-key",
+            StreamIT.SOURCE_KEY,
+            "--target-key",
+            StreamIT.TARGET_KEY,
+            "--live-scan",
+            "--state-table",
+            STATE);
+    assertThat(verified.exit()).as(verified.toString()).isEqualTo(ExitCode.OK);
+
+    // The target is away: the stream cannot ship, so no fence is acknowledged and the switch must
+    // refuse while the tables differ.
+    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      admin.disableTable(TARGET);
+      TestTables.put(SOURCE, writes(50, 30, "while the target was away"));
+      CliRun away = switchNow("--drain-timeout", "3");
+      assertThat(away.exit()).as(away.toString()).isEqualTo(ExitCode.FINDINGS);
+      assertThat(away.out()).contains("did not ship up to the fence on");
+      // (Written after the target went away, those rows cannot be in it: the refusal was due.)
+      admin.enableTable(TARGET);
+
+      // The peer disabled: refused before any fence.
+      admin.disableReplicationPeer("rekey_sw_dst");
+      CliRun disabled = switchNow();
+      assertThat(disabled.exit()).isEqualTo(ExitCode.FINDINGS);
+      assertThat(disabled.out()).contains("rekey_sw_dst is disabled");
+      admin.enableReplicationPeer("rekey_sw_dst");
+    }
+
+    // A writer that has not stopped: refused, whatever timestamps it writes.
+    AtomicBoolean writing = new AtomicBoolean(true);
+    AtomicInteger next = new AtomicInteger(1000);
+    Thread writer =
+        new Thread(
+            () -> {
+              while (writing.get()) {
+                try {
+                  TestTables.put(SOURCE, writes(next.getAndAdd(1), 1, "not stopped"));
+                  Thread.sleep(20);
+                } catch (Exception e) {
+                  return;
+                }
+              }
+            });
+    writer.start();
+    CliRun notStopped = switchNow();
+    writing.set(false);
+    writer.join();
+    assertThat(notStopped.exit()).as(notStopped.toString()).isEqualTo(ExitCode.FINDINGS);
+    assertThat(notStopped.out()).contains("writers have not stopped");
+
+    // The writers stop after a last burst of every kind of write while the target is briefly
+    // away, so the stream lags behind the stop; the switch runs at once and has to wait for it.
+    Admin admin = MiniHBase.util().getConnection().getAdmin();
+    admin.disableTable(TARGET);
+    TestTables.put(SOURCE, writes(2000, 200, "last"));
+    try (var t = MiniHBase.util().getConnection().getTable(SOURCE)) {
+      t.delete(new Delete(b(StreamIT.T0 + 3 + "_user3_o3")));
+      t.delete(
+          new Delete(b(StreamIT.T0 + 4 + "_user4_o4"))
+              .addColumns(b("m"), b("imported"), StreamIT.LONG_AGO + 10));
+      t.delete(
+          new Delete(b(StreamIT.T0 + 5 + "_user0_o5"))
+              .addColumn(b("m"), b("body"), StreamIT.T0 + 5));
+    }
+    Thread back =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(3_000);
+                admin.enableTable(TARGET);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    back.start();
+    CliRun switched = switchNow();
+    // Read at once: the verdict must already be true, not become true later.
+    List<String> target = StreamIT.actual(TARGET);
+    List<String> source = StreamIT.expected(SOURCE, mapping);
+    back.join();
+    admin.close();
+    assertThat(switched.exit()).as(switched.toString()).isEqualTo(ExitCode.OK);
+    assertThat(switched.out()).contains("switch: point readers and writers at sw_dst now");
+    assertThat(target).isEqualTo(source);
+    assertThat(source).hasSizeGreaterThan(2 * 280);
+
+    // The history holds the verify line the switch relied on.
+    assertThat(
+            new RunState(MiniHBase.util().getConnection(), TableName.valueOf(STATE), TARGET)
+                .history(20))
+        .anySatisfy(line -> assertThat(line).contains("\"run\":\"verify\"").contains("\"match\""));
+    assertThat(cli("stream", "stop", "--target", "sw_dst").exit()).isEqualTo(ExitCode.OK);
+  }
+
+  @Test
+  void aSwitchWithoutAStreamIsRefusedInOneLine() {
+    CliRun none = cli("stream", "switch", "--target", "sw_none", "--state-table", STATE);
+    assertThat(none.exit()).isEqualTo(ExitCode.FAILED);
+    assertThat(none.err())
+        .as(none.toString())
+        .contains("there is no stream (replication peer) 'rekey_sw_none'");
+  }
+}
