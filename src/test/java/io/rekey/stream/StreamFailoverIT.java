@@ -4,10 +4,12 @@ import static io.rekey.stream.StreamIT.SOURCE_KEY;
 import static io.rekey.stream.StreamIT.TARGET_KEY;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.run.RunState;
 import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.testing.LongTier;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.TestTables;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +65,19 @@ class StreamFailoverIT {
     MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
       StreamPeer.start(admin, admin, "rekey_sf", settings);
+      TableName stateTable = TableName.valueOf("sf_state");
+      RunState state = new RunState(MiniHBase.util().getConnection(), stateTable, target);
+      state.ensureTable();
+      // A comparison of the target, recorded as verify records one: the switch asks for it.
+      long now = System.currentTimeMillis();
+      state.recorded(
+          now,
+          () -> null,
+          r ->
+              "{\"run\":\"verify\",\"outcome\":\"match\",\"started\":\""
+                  + java.time.Instant.ofEpochMilli(now)
+                  + "\",\"seconds\":0.5}",
+          m -> m);
       // Edits pile up in the source server's WAL queue, unshipped.
       admin.disableReplicationPeer("rekey_sf");
       TestTables.put(source, puts(0, 200));
@@ -85,7 +100,32 @@ class StreamFailoverIT {
       // And more edits, now in the new server's own WAL.
       TestTables.put(source, puts(200, 300));
 
-      List<String> expected = StreamIT.awaitMapped(source, target, settings.mapping());
+      // The writers stop here. A switch asked at once, while the claimed queue may still ship the
+      // dead server's WAL, must refuse or be right at that instant; asked again, it says switch.
+      StreamSwitchResult verdict = null;
+      List<String> refusals = new ArrayList<>();
+      long until = System.currentTimeMillis() + 120_000;
+      while (System.currentTimeMillis() < until && (verdict == null || !verdict.switchNow())) {
+        verdict =
+            StreamSwitch.run(
+                MiniHBase.util().getConnection(),
+                MiniHBase.util().getConnection(),
+                StreamPeer.status(admin, "rekey_sf"),
+                new StreamSwitch.Options(
+                    stateTable,
+                    Duration.ofMillis(500),
+                    Duration.ofSeconds(10),
+                    Duration.ofHours(1)));
+        if (verdict.switchNow()) {
+          assertThat(StreamIT.actual(target))
+              .as("the target when the switch said switch, after refusals %s", refusals)
+              .isEqualTo(StreamIT.expected(source, settings.mapping()));
+        } else {
+          refusals.add(verdict.refusal());
+        }
+      }
+      assertThat(verdict.switchNow()).as("refusals: %s", refusals).isTrue();
+      List<String> expected = StreamIT.expected(source, settings.mapping());
       assertThat(StreamIT.actual(target)).isEqualTo(expected);
       assertThat(expected).hasSize(300 * 2 - 2);
       assertThat(dead).isNotEqualTo(second.getRegionServer().getServerName());
