@@ -159,7 +159,7 @@ class StreamIT {
     table("st_ref_src");
     CliRun missing = startCli("st_ref_src", "st_nosuch", SOURCE_KEY, TARGET_KEY);
     assertThat(missing.exit()).isEqualTo(ExitCode.FAILED);
-    assertThat(missing.err()).contains("the table st_nosuch does not exist");
+    assertThat(missing.err()).contains("the target table st_nosuch does not exist");
     CliRun bound =
         startCli("st_ref_src", "st_ref_src", SOURCE_KEY + " ; s = m:sender", "s + reverse_ts(ts)");
     assertThat(bound.exit()).isEqualTo(ExitCode.USAGE);
