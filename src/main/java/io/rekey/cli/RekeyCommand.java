@@ -28,6 +28,11 @@ final class RekeyCommand implements Command<RekeyOptions> {
 
   @Override
   public List<Grant> grants(RekeyOptions o) {
+    return grantsOf(o);
+  }
+
+  /** What a copy needs granted, also {@code stream start}'s. */
+  static List<Grant> grantsOf(RekeyOptions o) {
     List<Grant> grants = new ArrayList<>(Grant.fullRead(o.source(), o.read()));
     grants.addAll(Grant.bulkLoad(o.target()));
     // Its verify reads the target; a target it creates is its own.

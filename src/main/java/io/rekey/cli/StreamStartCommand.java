@@ -1,38 +1,109 @@
 package io.rekey.cli;
 
+import io.rekey.common.FindingsFound;
+import io.rekey.hbase.HBaseConnections;
+import io.rekey.rekey.RekeyJob;
+import io.rekey.rekey.RekeyResult;
+import io.rekey.report.RekeyText;
+import io.rekey.run.RunState;
+import io.rekey.security.Grant;
 import io.rekey.stream.StreamPeer;
+import io.rekey.stream.endpoint.StreamSettings;
+import io.rekey.verify.MigrationDefinition;
+import java.util.List;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 
 /**
  * {@code stream start}: adds the replication peer whose endpoint ({@link
- * io.rekey.stream.endpoint.RekeyingEndpoint}) re-keys every WAL edit of the source written from
- * then on into the target. The endpoint's jar must be on every master's and region server's
- * classpath.
+ * io.rekey.stream.endpoint.RekeyingEndpoint}) re-keys every WAL edit of the source into the target,
+ * disabled; runs the copy (rekey) from a snapshot taken after that; then enables the peer, which
+ * ships every edit logged since it was added, so nothing written during the copy is missed,
+ * whatever its timestamp. A copy that fails removes the peer again. The endpoint's jar must be on
+ * every master's and region server's classpath.
  */
-final class StreamStartCommand extends StreamCommand {
+final class StreamStartCommand implements Command<StreamStartOptions> {
   @Override
   public About about() {
     return About.of(
-        "stream start",
-        "re-key every WAL edit of the source into the target from now on (a replication peer)",
-        StreamResult.class);
+            "stream start",
+            "copy the source into the target and re-key every WAL edit from before the copy on (a"
+                + " replication peer)",
+            StreamStartResult.class)
+        .alsoExits(ExitCode.BUSY, ExitCode.FINDINGS)
+        .throttle();
   }
 
   @Override
-  public Parsing<StreamOptions> parsing() {
-    return new Parsing<>(StreamOptions.declaredForStart(), StreamOptions::forStart);
+  public List<Grant> grants(StreamStartOptions o) {
+    return o.copy() == null ? List.of() : RekeyCommand.grantsOf(o.copy());
   }
 
   @Override
-  ExitCode run(StreamOptions o, Connection source, Admin admin, CommandContext context)
-      throws Exception {
-    try (Connection opened = openTarget(o.settings(), context);
-        Admin target = (opened != null ? opened : source).getAdmin()) {
-      StreamPeer.start(admin, target, o.peerId(), o.settings());
+  public Parsing<StreamStartOptions> parsing() {
+    return new Parsing<>(StreamStartOptions.declared(), StreamStartOptions::from);
+  }
+
+  @Override
+  public ExitCode run(StreamStartOptions o, CommandContext context) throws Exception {
+    StreamOptions stream = o.stream();
+    if (o.copy() == null) {
+      return withoutCopy(o, context);
     }
-    StreamResult result = StreamResult.of(o.peerId(), StreamPeer.status(admin, o.peerId()));
-    context.emit(result.text("start"), result);
+    return context.runJob(
+        about().name(),
+        stream.settings().source(),
+        stream.settings().target(),
+        job -> {
+          try (Admin admin = job.connection().getAdmin()) {
+            StreamPeer.requireStartable(admin, stream.peerId(), stream.settings());
+            StreamPeer.add(admin, admin, stream.peerId(), stream.settings(), false);
+            RekeyResult copy;
+            try {
+              copy = new RekeyJob(job, o.copy(), RekeyJob.plan(job, o.copy())).execute();
+            } catch (RuntimeException e) {
+              StreamPeer.stop(admin, stream.peerId()); // a stream over no copy is no stream
+              throw e;
+            }
+            StreamPeer.enable(admin, stream.peerId());
+            return emit(context, admin, stream.peerId(), copy);
+          }
+        });
+  }
+
+  /** The peer alone, enabled, over a target a copy with the same definition wrote. */
+  private ExitCode withoutCopy(StreamStartOptions o, CommandContext context) throws Exception {
+    StreamSettings s = o.stream().settings();
+    try (Connection source = HBaseConnections.open(context.hbase());
+        Admin admin = source.getAdmin();
+        Connection opened = StreamCommand.openTarget(s, context);
+        Admin target = (opened != null ? opened : source).getAdmin()) {
+      if (opened == null) {
+        RunState state = new RunState(source, o.stateTable(), s.target());
+        if (state.tableExists()) {
+          MigrationDefinition.of(s.source(), s.mapping(), null)
+              .requireSame(
+                  state.pinnedDefinitionIfAny(), s.target().getNameAsString(), "stream start");
+        }
+      }
+      StreamPeer.start(admin, target, o.stream().peerId(), s);
+      return emit(context, admin, o.stream().peerId(), null);
+    }
+  }
+
+  private static ExitCode emit(CommandContext context, Admin admin, String peerId, RekeyResult copy)
+      throws Exception {
+    StreamStartResult result =
+        new StreamStartResult(StreamResult.of(peerId, StreamPeer.status(admin, peerId)), copy);
+    context.emit(
+        (copy == null ? "" : RekeyText.result(copy)) + result.stream().text("start"), result);
+    if (copy != null && copy.verify() != null && !copy.verify().matches()) {
+      throw new FindingsFound(
+          "the copy's verify found "
+              + copy.verify().differingRegions()
+              + " target region(s) that differ from the source (listed above); the stream runs:"
+              + " repair those key ranges ('rekey repair')");
+    }
     return ExitCode.OK;
   }
 }

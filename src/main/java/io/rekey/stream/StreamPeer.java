@@ -39,7 +39,7 @@ public final class StreamPeer {
       String peerId, StreamSettings settings, boolean enabled, List<String> queues) {}
 
   /**
-   * Adds the peer, and the fence table on both clusters.
+   * Adds the peer, enabled, and the fence table on both clusters: the stream of an existing target.
    *
    * @param source the source cluster's admin, where the peer lives
    * @param target the target cluster's admin (the same as {@code source} on one cluster)
@@ -47,9 +47,19 @@ public final class StreamPeer {
    */
   public static void start(Admin source, Admin target, String peerId, StreamSettings settings)
       throws IOException {
+    requireTable(target, settings.target(), "target");
+    requireStartable(source, peerId, settings);
+    add(source, target, peerId, settings, true);
+  }
+
+  /**
+   * Refuses, before anything is created, a stream that cannot start: a layout it cannot map, a
+   * missing source, a peer of that id.
+   */
+  public static void requireStartable(Admin source, String peerId, StreamSettings settings)
+      throws IOException {
     new EditMapper(settings.mapping()); // refuses what a stream cannot map, before any peer exists
     requireTable(source, settings.source(), "source");
-    requireTable(target, settings.target(), "target");
     for (ReplicationPeerDescription p : source.listReplicationPeers()) {
       if (p.getPeerId().equals(peerId)) {
         throw new RekeyException(
@@ -59,6 +69,15 @@ public final class StreamPeer {
                 + " another --peer-id");
       }
     }
+  }
+
+  /**
+   * Adds the peer and the fence tables. A disabled peer already holds the WAL from this moment on,
+   * shipping nothing until {@link #enable}: a copy taken after it misses nothing.
+   */
+  public static void add(
+      Admin source, Admin target, String peerId, StreamSettings settings, boolean enabled)
+      throws IOException {
     int servers =
         source
             .getClusterMetrics(java.util.EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS))
@@ -73,7 +92,12 @@ public final class StreamPeer {
             .setTableCFsMap(Map.of(settings.source(), List.of(), settings.fenceTable(), List.of()))
             .putAllConfiguration(settings.toPeerConfiguration())
             .build();
-    source.addReplicationPeer(peerId, config, true);
+    source.addReplicationPeer(peerId, config, enabled);
+  }
+
+  /** Lets a disabled peer ship what its WAL holds since it was added. */
+  public static void enable(Admin source, String peerId) throws IOException {
+    source.enableReplicationPeer(peerId);
   }
 
   private static void requireTable(Admin admin, TableName t, String side) throws IOException {

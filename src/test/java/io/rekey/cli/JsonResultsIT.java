@@ -75,7 +75,7 @@ class JsonResultsIT {
     json("index update", index);
     json("index scrutiny", index);
     json("index lookup", concat(index, "--value", sender));
-    json("stream start", mapping);
+    json("stream start", concat(mapping, "--no-copy", "--state-table", STATE));
     json("stream status", "--target", "js:by_sender");
     // The verify above is the target's last comparison; nothing writes the source meanwhile.
     json("stream switch", "--target", "js:by_sender", "--state-table", STATE);

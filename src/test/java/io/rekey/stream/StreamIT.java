@@ -82,7 +82,7 @@ class StreamIT {
     return expected;
   }
 
-  /** {@code stream start} through the command line, on the mini cluster. */
+  /** {@code stream start --no-copy} through the command line, on the mini cluster. */
   static CliRun startCli(String source, String target, String sourceKey, String targetKey) {
     return CliRun.of(
         "stream",
@@ -95,6 +95,7 @@ class StreamIT {
         sourceKey,
         "--target-key",
         targetKey,
+        "--no-copy",
         "--zk",
         MiniHBase.zkQuorum());
   }

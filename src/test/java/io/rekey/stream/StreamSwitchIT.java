@@ -8,6 +8,7 @@ import io.rekey.run.RunState;
 import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
+import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,9 +39,14 @@ class StreamSwitchIT {
     return Bytes.toBytes(s);
   }
 
+  /** A command on the mini cluster, its root directory given so that snapshot reads work. */
   private static CliRun cli(String... args) {
+    SparkLocal.context(); // the CLI picks up the test JVM's local Spark session
     List<String> all = new ArrayList<>(List.of(args));
     all.addAll(List.of("--zk", MiniHBase.zkQuorum()));
+    MiniHBase.settings()
+        .properties()
+        .forEach((k, v) -> all.addAll(List.of("--hbase-set", k + "=" + v)));
     return CliRun.of(all.toArray(String[]::new));
   }
 
@@ -191,6 +197,83 @@ class StreamSwitchIT {
                 .history(20))
         .anySatisfy(line -> assertThat(line).contains("\"run\":\"verify\"").contains("\"match\""));
     assertThat(cli("stream", "stop", "--target", "sw_dst").exit()).isEqualTo(ExitCode.OK);
+  }
+
+  @Test
+  void aStreamStartedBeforeItsCopyMissesNothingWrittenDuringTheCopyWhateverItsTimestamp()
+      throws Exception {
+    TableName source = StreamIT.table("sc_src");
+    TableName target = TableName.valueOf("sc_dst");
+    TestTables.put(source, writes(0, 1500, "before the copy"));
+    KeyMapping mapping =
+        new StreamSettings(source, target, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY, Map.of())
+            .mapping();
+    // A writer runs all through the copy: new rows, rows stamped years ago, deletes.
+    AtomicBoolean writing = new AtomicBoolean(true);
+    AtomicInteger written = new AtomicInteger();
+    Thread writer =
+        new Thread(
+            () -> {
+              int i = 10_000;
+              while (writing.get()) {
+                try {
+                  TestTables.put(source, writes(i, 5, "during the copy"));
+                  try (var t = MiniHBase.util().getConnection().getTable(source)) {
+                    int old = i % 1500;
+                    t.delete(new Delete(b(StreamIT.T0 + old + "_user" + old % 5 + "_o" + old)));
+                  }
+                  i += 5;
+                  written.addAndGet(6);
+                  Thread.sleep(50);
+                } catch (Exception e) {
+                  return;
+                }
+              }
+            });
+    writer.start();
+    CliRun started =
+        cli(
+            "stream",
+            "start",
+            "--source",
+            "sc_src",
+            "--target",
+            "sc_dst",
+            "--source-key",
+            StreamIT.SOURCE_KEY,
+            "--target-key",
+            StreamIT.TARGET_KEY,
+            "--state-table",
+            STATE);
+    Thread.sleep(1_000);
+    writing.set(false);
+    writer.join();
+    assertThat(started.exit()).as(started.toString()).isEqualTo(ExitCode.OK);
+    assertThat(started.out()).contains("stream start: sc_src -> sc_dst").contains("enabled");
+    assertThat(written.get()).isGreaterThan(30);
+
+    StreamIT.awaitMapped(source, target, mapping);
+    CliRun verified =
+        cli(
+            "verify",
+            "--source",
+            "sc_src",
+            "--target",
+            "sc_dst",
+            "--source-key",
+            StreamIT.SOURCE_KEY,
+            "--target-key",
+            StreamIT.TARGET_KEY,
+            "--live-scan",
+            "--state-table",
+            STATE);
+    assertThat(verified.exit()).as(verified.toString()).isEqualTo(ExitCode.OK);
+    CliRun switched =
+        cli("stream", "switch", "--target", "sc_dst", "--state-table", STATE, "--settle", "0.5");
+    List<String> now = StreamIT.actual(target);
+    assertThat(switched.exit()).as(switched.toString()).isEqualTo(ExitCode.OK);
+    assertThat(now).isEqualTo(StreamIT.expected(source, mapping));
+    assertThat(cli("stream", "stop", "--target", "sc_dst").exit()).isEqualTo(ExitCode.OK);
   }
 
   @Test
