@@ -389,6 +389,10 @@ await() {
 # The daemons' classpath: HDFS and HBase as their installations carry them (jobs/cluster-runtime).
 hadoop_cp() { echo "$CONF:$(rekey_resolved_classpath cluster-runtime)"; }
 
+# HBase's: the same, and the rekey stream's endpoint jar, which the master loads when a stream's
+# peer is added and every region server runs (an operator puts it in each server's lib/).
+hbase_cp() { echo "$(hadoop_cp):${REKEY_JAR%.jar}-stream-endpoint.jar"; }
+
 dfs_ready() {
   # A client of the secure HDFS would need a Kerberos login; the NameNode's log says as much.
   if (( SECURE )); then grep -q "Safe mode is OFF" "$LOGS/namenode.log"; return; fi
@@ -447,8 +451,8 @@ start() {
   if (( SECURE )); then secure_hdfs_layout; fi
   launch zookeeper "$DAEMON_HEAP" "$cp" org.apache.hadoop.hbase.zookeeper.HQuorumPeer
   await zookeeper "port $ZK_PORT open" port_taken "$ZK_PORT"
-  launch hmaster "$HBASE_HEAP" "$cp" org.apache.hadoop.hbase.master.HMaster start
-  launch regionserver "$HBASE_HEAP" "$cp" org.apache.hadoop.hbase.regionserver.HRegionServer start
+  launch hmaster "$HBASE_HEAP" "$(hbase_cp)" org.apache.hadoop.hbase.master.HMaster start
+  launch regionserver "$HBASE_HEAP" "$(hbase_cp)" org.apache.hadoop.hbase.regionserver.HRegionServer start
   await hmaster "HBase serving" hbase_probe --wait 5
   echo "  HBase up after $((SECONDS - started)) s"
   launch resourcemanager "$DAEMON_HEAP" "$cp" org.apache.hadoop.yarn.server.resourcemanager.ResourceManager

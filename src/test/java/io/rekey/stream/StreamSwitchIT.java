@@ -208,7 +208,8 @@ class StreamSwitchIT {
     KeyMapping mapping =
         new StreamSettings(source, target, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY, Map.of())
             .mapping();
-    // A writer runs all through the copy: new rows, rows stamped years ago, deletes.
+    // A writer runs all through the copy: new rows, rows stamped years ago, deletes, and the
+    // region server rolls its WAL under it.
     AtomicBoolean writing = new AtomicBoolean(true);
     AtomicInteger written = new AtomicInteger();
     Thread writer =
@@ -223,7 +224,15 @@ class StreamSwitchIT {
                     t.delete(new Delete(b(StreamIT.T0 + old + "_user" + old % 5 + "_o" + old)));
                   }
                   i += 5;
-                  written.addAndGet(6);
+                  if (written.addAndGet(6) % 60 == 0) {
+                    // A new WAL now and then: a peer added later than the copy's snapshot would
+                    // not hold the earlier ones (HBase starts a new peer at the current WAL).
+                    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+                      for (var server : admin.getRegionServers()) {
+                        admin.rollWALWriter(server);
+                      }
+                    }
+                  }
                   Thread.sleep(50);
                 } catch (Exception e) {
                   return;
