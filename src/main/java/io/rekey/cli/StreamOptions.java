@@ -74,7 +74,13 @@ record StreamOptions(String peerId, StreamSettings settings, StreamSwitch.Option
 
   static List<OptionDef<?>> declaredForSwitch() {
     return List.of(
-        SharedOptions.TARGET, PEER_ID, SETTLE, DRAIN_TIMEOUT, MAX_VERIFY_AGE, RunLock.STATE_TABLE);
+        SharedOptions.TARGET,
+        PEER_ID,
+        SETTLE,
+        DRAIN_TIMEOUT,
+        MAX_VERIFY_AGE,
+        SharedOptions.ACCEPT_UNMAPPED,
+        RunLock.STATE_TABLE);
   }
 
   static StreamOptions forStart(OptionValues values) {
@@ -110,7 +116,8 @@ record StreamOptions(String peerId, StreamSettings settings, StreamSwitch.Option
             TableInspector.tableName(RunLock.STATE_TABLE.name(), values.get(RunLock.STATE_TABLE)),
             Duration.ofMillis(Math.round(values.get(SETTLE) * 1000)),
             Duration.ofSeconds(values.get(DRAIN_TIMEOUT)),
-            Duration.ofHours(values.get(MAX_VERIFY_AGE)));
+            Duration.ofHours(values.get(MAX_VERIFY_AGE)),
+            values.get(SharedOptions.ACCEPT_UNMAPPED));
     return new StreamOptions(peerId(values, target(values)), null, switching);
   }
 

@@ -2,6 +2,7 @@ package io.rekey.cli;
 
 import io.rekey.common.JsonResult;
 import io.rekey.stream.StreamPeer;
+import io.rekey.stream.endpoint.Fences;
 import java.util.List;
 
 /**
@@ -16,6 +17,9 @@ import java.util.List;
  * @param targetKey the target's key layout; null when it does not exist
  * @param queues HBase's figures per region server queue of the peer (age of the last shipped edit,
  *     lag, WAL files waiting): progress, refreshed every few seconds, not a proof of a drain
+ * @param refusedRows source rows the stream's layout could not place, recorded by the endpoint and
+ *     not written (read by {@code stream status}; 0 elsewhere)
+ * @param refusedExamples the first few of them, {@code ROW: REASON}
  */
 public record StreamResult(
     String peerId,
@@ -25,11 +29,18 @@ public record StreamResult(
     String target,
     String sourceKey,
     String targetKey,
-    List<String> queues)
+    List<String> queues,
+    long refusedRows,
+    List<String> refusedExamples)
     implements JsonResult {
   static StreamResult of(String peerId, StreamPeer.Status s) {
+    return of(peerId, s, new Fences.Refused(0, List.of()));
+  }
+
+  static StreamResult of(String peerId, StreamPeer.Status s, Fences.Refused refused) {
     if (s == null) {
-      return new StreamResult(peerId, false, false, null, null, null, null, List.of());
+      return new StreamResult(
+          peerId, false, false, null, null, null, null, List.of(), 0, List.of());
     }
     return new StreamResult(
         peerId,
@@ -39,7 +50,9 @@ public record StreamResult(
         s.settings().target().getNameAsString(),
         s.settings().sourceKey(),
         s.settings().targetKey(),
-        s.queues());
+        s.queues(),
+        refused.count(),
+        refused.examples());
   }
 
   /** The result as the commands print it. */
@@ -54,6 +67,13 @@ public record StreamResult(
             verb, source, target, peerId, enabled ? "enabled" : "DISABLED", sourceKey, targetKey));
     for (String q : queues) {
       out.append("  queue          ").append(q).append('\n');
+    }
+    if (refusedRows > 0) {
+      out.append("  refused        ")
+          .append(refusedRows)
+          .append(" source row(s) the layout cannot place, not written (first: ")
+          .append(String.join("; ", refusedExamples))
+          .append(")\n");
     }
     return out.toString();
   }

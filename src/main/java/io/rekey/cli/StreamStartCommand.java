@@ -31,7 +31,8 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
                 + " replication peer)",
             StreamStartResult.class)
         .alsoExits(ExitCode.BUSY, ExitCode.FINDINGS)
-        .throttle();
+        .throttle()
+        .jobFilesOf("rekey");
   }
 
   @Override

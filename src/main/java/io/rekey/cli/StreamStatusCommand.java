@@ -1,6 +1,7 @@
 package io.rekey.cli;
 
 import io.rekey.stream.StreamPeer;
+import io.rekey.stream.endpoint.Fences;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 
@@ -17,7 +18,18 @@ final class StreamStatusCommand extends StreamCommand {
   @Override
   ExitCode run(StreamOptions o, Connection source, Admin admin, CommandContext context)
       throws Exception {
-    StreamResult result = StreamResult.of(o.peerId(), StreamPeer.status(admin, o.peerId()));
+    StreamPeer.Status status = StreamPeer.status(admin, o.peerId());
+    StreamResult result = StreamResult.of(o.peerId(), status);
+    if (status != null) {
+      try (Connection opened = openTarget(status.settings(), context)) {
+        result =
+            StreamResult.of(
+                o.peerId(),
+                status,
+                Fences.refused(
+                    opened != null ? opened : source, status.settings().fenceTable(), o.peerId()));
+      }
+    }
     context.emit(result.text("status"), result);
     return result.exists() ? ExitCode.OK : ExitCode.FAILED;
   }

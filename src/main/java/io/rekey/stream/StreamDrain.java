@@ -1,6 +1,7 @@
 package io.rekey.stream;
 
 import io.rekey.hbase.RegionActivity;
+import io.rekey.stream.endpoint.Fences;
 import io.rekey.verify.WritersStopped;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,9 @@ import java.util.TreeSet;
  * @param waitedSeconds how long the switch waited for the acknowledgements
  * @param recoveredQueues the stream's recovered queues the servers reported (one phrase each)
  * @param crashRecoveries crashed servers the master was still recovering
+ * @param refused the source rows the stream's layout could not place (not in the target)
+ * @param acceptedRefused how many of those the operator acknowledged ({@code --accept-unmapped});
+ *     null: none may be
  */
 public record StreamDrain(
     String source,
@@ -51,7 +55,9 @@ public record StreamDrain(
     Map<Integer, Long> acks,
     double waitedSeconds,
     List<String> recoveredQueues,
-    List<String> crashRecoveries) {
+    List<String> crashRecoveries,
+    Fences.Refused refused,
+    Long acceptedRefused) {
 
   private static final String AGAIN = "run 'rekey stream switch' again";
 
@@ -148,6 +154,20 @@ public record StreamDrain(
               + recoveredQueues.get(0)
               + "): edits in it may not be in the target yet; wait until 'rekey stream status'"
               + " lists no recovered queue, then "
+              + AGAIN);
+    }
+    long rows = refused.count();
+    if (acceptedRefused == null ? rows > 0 : rows != acceptedRefused) {
+      return Optional.of(
+          "the stream could not place "
+              + rows
+              + " source row(s) under the layout"
+              + (refused.examples().isEmpty() ? "" : " (first: " + refused.examples().get(0) + ")")
+              + (acceptedRefused == null ? "" : ", not the " + acceptedRefused + " acknowledged")
+              + ": they are not in the target. Fix or delete them in the source, or acknowledge"
+              + " exactly them with --accept-unmapped "
+              + rows
+              + ", then "
               + AGAIN);
     }
     return Optional.empty();

@@ -50,9 +50,15 @@ public final class StreamSwitch {
    * @param settle how long the source must show no write before the fences are written
    * @param drainTimeout how long to wait for the acknowledgements
    * @param maxVerifyAge how old the last full comparison of the target may be
+   * @param acceptUnmapped how many source rows the stream could not place the operator
+   *     acknowledged; null: none
    */
   public record Options(
-      TableName stateTable, Duration settle, Duration drainTimeout, Duration maxVerifyAge) {}
+      TableName stateTable,
+      Duration settle,
+      Duration drainTimeout,
+      Duration maxVerifyAge,
+      Long acceptUnmapped) {}
 
   /**
    * Decides whether the target may replace the source now.
@@ -89,7 +95,9 @@ public final class StreamSwitch {
                 Map.of(),
                 0,
                 List.of(),
-                crashing);
+                crashing,
+                new Fences.Refused(0, List.of()),
+                null);
         return result(stream, t0, early2.refusal().orElseThrow(), 0, 0, 0);
       }
       Map<ServerName, Long> reported = reports(admin);
@@ -126,7 +134,9 @@ public final class StreamSwitch {
               acks,
               ackSeconds,
               recoveredQueues(metrics, stream.peerId()),
-              crashed);
+              crashed,
+              Fences.refused(target, s.fenceTable(), stream.peerId()),
+              o.acceptUnmapped());
       return result(stream, t0, drain.refusal().orElse(null), ackSeconds, servers.size(), fenceId);
     }
   }

@@ -46,7 +46,8 @@ class MainTest {
             "verify",
             "index build",
             "index update",
-            "index scrutiny");
+            "index scrutiny",
+            "stream start");
     for (String command : new Main(System.out, System.err, Map.of()).commands().keySet()) {
       List<String> args = new ArrayList<>(List.of(command.split(" ")));
       args.add("--help");

@@ -3,6 +3,7 @@ package io.rekey.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.hbase.RegionActivity;
+import io.rekey.stream.endpoint.Fences;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +32,9 @@ class StreamDrainTest {
         Map.of(0, 0L, 1, 0L),
         0.4,
         List.of(),
-        List.of());
+        List.of(),
+        new Fences.Refused(0, List.of()),
+        null);
   }
 
   private static StreamDrain with(UnaryOperator<Object[]> change) {
@@ -47,7 +50,9 @@ class StreamDrainTest {
       d.acks(),
       d.waitedSeconds(),
       d.recoveredQueues(),
-      d.crashRecoveries()
+      d.crashRecoveries(),
+      d.refused(),
+      d.acceptedRefused()
     };
     f = change.apply(f);
     @SuppressWarnings("unchecked")
@@ -63,7 +68,9 @@ class StreamDrainTest {
             (Map<Integer, Long>) f[7],
             (Double) f[8],
             (List<String>) f[9],
-            (List<String>) f[10]);
+            (List<String>) f[10],
+            (Fences.Refused) f[11],
+            (Long) f[12]);
     return out;
   }
 
@@ -77,6 +84,9 @@ class StreamDrainTest {
   @Test
   void everyFactHoldingLetsTheTargetReplaceTheSource() {
     assertThat(drained().refusal()).isEmpty();
+    // Rows the layout cannot place, acknowledged exactly.
+    Fences.Refused two = new Fences.Refused(2, List.of("r: unreadable"));
+    assertThat(with(f -> set(11, two).apply(set(12, 2L).apply(f))).refusal()).isEmpty();
   }
 
   @Test
@@ -112,6 +122,13 @@ class StreamDrainTest {
     cases.put(
         "a recovered queue of the stream is still shipping",
         with(set(9, List.of("rekey_t-rs3,16020,1 on " + RS1))));
+    Fences.Refused two = new Fences.Refused(2, List.of("row\\x01: unreadable field ts"));
+    cases.put(
+        "the stream could not place 2 source row(s) under the layout (first: row",
+        with(set(11, two)));
+    cases.put(
+        "2 source row(s) under the layout (first: row\\x01: unreadable field ts), not the 1 acknowledged",
+        with(f -> set(11, two).apply(set(12, 1L).apply(f))));
     cases.forEach(
         (says, drain) ->
             assertThat(drain.refusal())

@@ -115,7 +115,8 @@ class StreamFailoverIT {
                     stateTable,
                     Duration.ofMillis(500),
                     Duration.ofSeconds(10),
-                    Duration.ofHours(1)));
+                    Duration.ofHours(1),
+                    null));
         if (verdict.switchNow()) {
           assertThat(StreamIT.actual(target))
               .as("the target when the switch said switch, after refusals %s", refusals)

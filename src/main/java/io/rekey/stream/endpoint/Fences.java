@@ -44,6 +44,7 @@ public final class Fences {
 
   private static final byte[] FENCE = Bytes.toBytes("fence");
   private static final byte ACK = (byte) 0xFF;
+  private static final byte REFUSED = (byte) 0xFE;
   private static final int MAX_REGIONS = 0xFF00;
 
   private Fences() {}
@@ -90,6 +91,55 @@ public final class Fences {
   static Put ack(String peerId, Fence fence, long sourceEditsAfter) {
     return new Put(ackRow(peerId, fence.fenceId()))
         .addColumn(FAMILY, Bytes.toBytes(fence.region()), Bytes.toBytes(sourceEditsAfter));
+  }
+
+  /**
+   * The record of source rows the stream's layout cannot place, on the target's cluster: one cell
+   * per source row (the qualifier) with the reason, so a batch shipped twice records a row once.
+   *
+   * @param lines the mapper's lines, {@code ROW<tab>REASON} with the row printable
+   */
+  static List<Put> refused(String peerId, List<String> lines) {
+    List<Put> out = new ArrayList<>();
+    for (String line : lines) {
+      int tab = line.indexOf('\t');
+      byte[] row = Bytes.toBytesBinary(tab < 0 ? line : line.substring(0, tab));
+      out.add(
+          new Put(refusedRow(peerId))
+              .addColumn(FAMILY, row, Bytes.toBytes(tab < 0 ? "" : line.substring(tab + 1))));
+    }
+    return out;
+  }
+
+  private static byte[] refusedRow(String peerId) {
+    return Bytes.add(new byte[] {REFUSED}, Bytes.toBytes(peerId));
+  }
+
+  /**
+   * The source rows the stream refused, read from the target's cluster.
+   *
+   * @param count how many distinct source rows
+   * @param examples the first few, {@code ROW: REASON}
+   */
+  public record Refused(long count, List<String> examples) {}
+
+  /** What the stream of {@code peerId} refused so far. */
+  public static Refused refused(Connection target, TableName table, String peerId)
+      throws IOException {
+    List<String> examples = new ArrayList<>();
+    long count = 0;
+    try (Table t = target.getTable(table)) {
+      Result r = t.get(new Get(refusedRow(peerId)).addFamily(FAMILY));
+      for (Cell c : r.rawCells()) {
+        if (count++ < 5) {
+          examples.add(
+              Bytes.toStringBinary(CellUtil.cloneQualifier(c))
+                  + ": "
+                  + Bytes.toString(CellUtil.cloneValue(c)));
+        }
+      }
+    }
+    return new Refused(count, examples);
   }
 
   /** The fence table's split keys for {@code regions} regions. */

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * <p>Nothing but a {@link VirtualMachineError} escapes into the region server: a failed write is
  * logged (the first target row and the reason), waited out with a growing pause and reported by
  * returning false, which makes HBase ship the same batch again. Rows the mapping refuses are
- * logged, one line each, and not written.
+ * logged, one line each, recorded in the target's fence table (one cell a source row, with the
+ * reason: {@link Fences#refused}) and not written.
  *
  * <p>It also acknowledges the switch's {@link Fences}: a fence of its own peer in the fence table,
  * shipped in order with the source's edits of the same WAL, is acknowledged in the target's fence
@@ -108,6 +109,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   public boolean replicate(ReplicateContext batch) {
     StreamSettings s = settings;
     List<RowMutations> mutations = new ArrayList<>();
+    List<String> refused = new ArrayList<>();
     // Fences seen in this batch, with the source edits that followed each (a writer not stopped).
     Map<Fences.Fence, Long> fences = new LinkedHashMap<>();
     try {
@@ -126,10 +128,17 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         for (String row : mapped.rejected()) {
           LOG.warn("rekey stream {} -> {}: cannot map row {}", s.source(), s.target(), row);
         }
+        refused.addAll(mapped.rejected());
         mutations.addAll(mapped.mutations());
       }
       if (!mutations.isEmpty()) {
         write(s.target(), mutations);
+      }
+      if (!refused.isEmpty()) {
+        // Recorded where status and the switch read them: never dropped silently.
+        try (Table t = target().getTable(s.fenceTable())) {
+          t.put(Fences.refused(context.getPeerId(), refused));
+        }
       }
       if (!fences.isEmpty()) {
         // Only now: every edit shipped before each fence is in the target.
