@@ -2,8 +2,10 @@ package io.rekey.cli;
 
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
+import io.rekey.security.Grant;
 import io.rekey.stream.endpoint.StreamSettings;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
@@ -13,9 +15,17 @@ import org.apache.hadoop.hbase.client.Connection;
  * Spark, and act through the source cluster's {@link Admin}.
  */
 abstract class StreamCommand implements Command<StreamOptions> {
+  /** What every stream command needs: HBase asks global ADMIN for any replication peer call. */
+  static final Grant PEER_ADMIN = Grant.clusterAdmin("to manage the stream's replication peer");
+
   @Override
   public Parsing<StreamOptions> parsing() {
     return new Parsing<>(StreamOptions.declaredForPeer(), StreamOptions::forPeer);
+  }
+
+  @Override
+  public List<Grant> grants(StreamOptions o) {
+    return List.of(PEER_ADMIN);
   }
 
   @Override

@@ -10,6 +10,7 @@ import io.rekey.security.Grant;
 import io.rekey.stream.StreamPeer;
 import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.verify.MigrationDefinition;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
@@ -37,7 +38,11 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
 
   @Override
   public List<Grant> grants(StreamStartOptions o) {
-    return o.copy() == null ? List.of() : RekeyCommand.grantsOf(o.copy());
+    List<Grant> grants = new ArrayList<>(List.of(StreamCommand.PEER_ADMIN));
+    if (o.copy() != null) {
+      grants.addAll(RekeyCommand.grantsOf(o.copy()));
+    }
+    return grants;
   }
 
   @Override

@@ -11,7 +11,7 @@ import org.apache.hadoop.hbase.security.access.Permission.Action;
  * the snapshot read's access to a table's files on the file system. Each command lists its grants
  * once ({@code Command.grants}); deploy/README.md's permissions table says the same.
  *
- * @param table the table the permission is on
+ * @param table the table the permission is on; null for a global one
  * @param anyOf the actions of which one suffices, e.g. ADMIN or CREATE to bulk load
  * @param purpose what the job does with it, for the refusal ("to take its snapshot")
  * @param otherwise another way to run without it, or empty ("or run with --live-scan")
@@ -27,10 +27,17 @@ public record Grant(
     /** The table's namespace, when the job is to create the table (its creator then owns it). */
     NAMESPACE_IF_ABSENT,
     /** Read access to the table's files in hbase.rootdir, which a snapshot read needs. */
-    SNAPSHOT_FILES
+    SNAPSHOT_FILES,
+    /** The cluster: global permission, as replication peers ask (no table). */
+    GLOBAL
   }
 
   private static final String LIVE_SCAN = "or run with --live-scan";
+
+  /** Global ADMIN, which HBase asks to add, list, change or remove a replication peer. */
+  public static Grant clusterAdmin(String purpose) {
+    return new Grant(null, List.of(Action.ADMIN), purpose, "", Kind.GLOBAL);
+  }
 
   /** READ on {@code table}, to scan it. */
   public static Grant read(TableName table) {

@@ -57,6 +57,8 @@ public final class GrantCheck {
       for (Grant grant : grants) {
         if (grant.kind() == Grant.Kind.SNAPSHOT_FILES) {
           requireSnapshotFiles(admin, conf, user, grant.table());
+        } else if (authorization && grant.kind() == Grant.Kind.GLOBAL) {
+          requireGlobal(admin, user, grant);
         } else if (authorization) {
           requirePermission(admin, user, grant);
         }
@@ -196,6 +198,30 @@ public final class GrantCheck {
               ? ", whose cells HBase would leave out of the job's scans)"
               : ", where HBase would refuse the job's writes)");
     }
+  }
+
+  private static void requireGlobal(Admin admin, User user, Grant grant) throws IOException {
+    List<Permission> asked = new ArrayList<>();
+    for (Action action : grant.anyOf()) {
+      asked.add(Permission.newBuilder().withActions(action).build());
+    }
+    if (admin.hasUserPermissions(asked).contains(Boolean.TRUE)) {
+      return;
+    }
+    Action weakest = grant.anyOf().get(grant.anyOf().size() - 1);
+    throw new MissingGrantException(
+        user.getName()
+            + " has no global "
+            + String.join(" or ", grant.anyOf().stream().map(Action::name).toList())
+            + " permission, which the job needs "
+            + grant.purpose()
+            + "; an HBase admin can grant it in the hbase shell: grant '"
+            + user.getShortName()
+            + "', '"
+            + (char) weakest.code()
+            + "' ("
+            + DOCS
+            + ")");
   }
 
   /**

@@ -412,6 +412,11 @@ class SecureClusterIT {
         "create_namespace 'fresh'; grant 'alice', 'C', '@fresh'",
         copy("rekey", TableName.valueOf("fresh:target"), "--live-scan", "--create-namespace"));
     refused(
+        "has no global ADMIN permission, which the job needs to manage the stream's replication"
+            + " peer",
+        "grant 'alice', 'A'",
+        copy("stream start", TableName.valueOf("rk:streamed"), "--live-scan"));
+    refused(
         "has no WRITE permission on table rk:not_writable, which the job needs to write into it",
         "grant 'alice', 'W', 'rk:not_writable'",
         copy("rekey sync", notWritable, "--write", "puts"));
@@ -427,6 +432,8 @@ class SecureClusterIT {
         a -> {
           assertThat(a.tableExists(TableName.valueOf("other:target"))).isFalse();
           assertThat(a.tableExists(TableName.valueOf("rk:refused"))).isFalse();
+          assertThat(a.tableExists(TableName.valueOf("rk:streamed"))).isFalse();
+          assertThat(a.listReplicationPeers()).isEmpty();
           assertThat(a.listNamespaces()).doesNotContain("fresh");
         });
     assertThat(cells(lockedState)).as("no lock taken").isEqualTo(1L);
