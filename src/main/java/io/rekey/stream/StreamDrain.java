@@ -61,9 +61,16 @@ public record StreamDrain(
 
   private static final String AGAIN = "run 'rekey stream switch' again";
 
-  /** Why the target may not replace the source yet; empty when it may. */
-  public Optional<String> refusal() {
-    List<String> changed = WritersStopped.changes(sourceBefore, sourceAfter);
+  /**
+   * What refuses a switch before any fence is written: a source region that changed between two
+   * readings (a writer that has not stopped), or a crash recovery still running.
+   */
+  public static Optional<String> beforeFences(
+      String source,
+      List<RegionActivity> before,
+      List<RegionActivity> after,
+      List<String> crashRecoveries) {
+    List<String> changed = WritersStopped.changes(before, after);
     if (!changed.isEmpty()) {
       return Optional.of(
           source
@@ -72,6 +79,23 @@ public record StreamDrain(
               + ". A write of any timestamp or a bulk load counts: writers have not stopped; do"
               + " not switch. Stop every writer, then "
               + AGAIN);
+    }
+    if (!crashRecoveries.isEmpty()) {
+      return Optional.of(
+          "the master is still recovering "
+              + String.join(", ", crashRecoveries)
+              + ": the WALs of a crashed server reach the stream only once its queues are claimed;"
+              + " wait until the recovery ends, then "
+              + AGAIN);
+    }
+    return Optional.empty();
+  }
+
+  /** Why the target may not replace the source yet; empty when it may. */
+  public Optional<String> refusal() {
+    Optional<String> early = beforeFences(source, sourceBefore, sourceAfter, List.of());
+    if (early.isPresent()) {
+      return early;
     }
     List<String> unacked = new ArrayList<>();
     fencesBefore.forEach(
@@ -140,13 +164,9 @@ public record StreamDrain(
                 + AGAIN);
       }
     }
-    if (!crashRecoveries.isEmpty()) {
-      return Optional.of(
-          "the master is still recovering "
-              + String.join(", ", crashRecoveries)
-              + ": the WALs of a crashed server reach the stream only once its queues are claimed;"
-              + " wait until the recovery ends, then "
-              + AGAIN);
+    Optional<String> recovering = beforeFences(source, List.of(), List.of(), crashRecoveries);
+    if (recovering.isPresent()) {
+      return recovering;
     }
     if (!recoveredQueues.isEmpty()) {
       return Optional.of(

@@ -8,7 +8,6 @@ import io.rekey.run.RunState;
 import io.rekey.stream.endpoint.Fences;
 import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.verify.VerifyHistory;
-import io.rekey.verify.WritersStopped;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,24 +80,10 @@ public final class StreamSwitch {
       List<RegionActivity> stopped = RegionActivity.of(source, s.source());
       sleep(o.settle().toMillis());
       List<RegionActivity> settled = RegionActivity.of(source, s.source());
-      List<String> moving = WritersStopped.changes(stopped, settled);
-      if (!moving.isEmpty() || !crashing.isEmpty()) {
-        StreamDrain early2 =
-            new StreamDrain(
-                s.source().getNameAsString(),
-                stopped,
-                settled,
-                Set.of(),
-                Set.of(),
-                Map.of(),
-                Map.of(),
-                Map.of(),
-                0,
-                List.of(),
-                crashing,
-                new Fences.Refused(0, List.of()),
-                null);
-        return result(stream, t0, early2.refusal().orElseThrow(), 0, 0, 0);
+      Optional<String> moving =
+          StreamDrain.beforeFences(s.source().getNameAsString(), stopped, settled, crashing);
+      if (moving.isPresent()) {
+        return result(stream, t0, moving.get(), 0, 0, 0);
       }
       Map<ServerName, Long> reported = reports(admin);
       List<ServerName> servers = new ArrayList<>(reported.keySet());

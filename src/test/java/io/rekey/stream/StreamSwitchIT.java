@@ -20,6 +20,7 @@ import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.util.Bytes;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -221,7 +222,11 @@ class StreamSwitchIT {
     assertThat(cli("stream", "stop", "--target", "sw_dst").exit()).isEqualTo(ExitCode.OK);
   }
 
+  /**
+   * Also in every cell of the support matrix: the endpoint, the copy and the switch on its HBase.
+   */
   @Test
+  @Tag("matrix")
   void aStreamStartedBeforeItsCopyMissesNothingWrittenDuringTheCopyWhateverItsTimestamp()
       throws Exception {
     TableName source = StreamIT.table("sc_src");
