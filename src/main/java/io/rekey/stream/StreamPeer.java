@@ -14,6 +14,7 @@ import org.apache.hadoop.hbase.ServerMetrics;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
 import org.apache.hadoop.hbase.replication.ReplicationLoadSource;
 import org.apache.hadoop.hbase.replication.ReplicationPeerConfig;
 import org.apache.hadoop.hbase.replication.ReplicationPeerDescription;
@@ -25,6 +26,15 @@ import org.apache.hadoop.hbase.replication.ReplicationPeerDescription;
  * that moment.
  */
 public final class StreamPeer {
+  /**
+   * WAL files a queue may hold back, or how far it may lag, before status warns: a stream that does
+   * not keep up. (HBase's reader runs ahead of a stalled shipper, so a small backlog shows as one
+   * WAL file and a growing lag.)
+   */
+  static final int WALS_HELD_WARNING = 8;
+
+  static final long LAG_WARNING_MS = 10_000;
+
   private StreamPeer() {}
 
   /**
@@ -48,6 +58,7 @@ public final class StreamPeer {
   public static void start(Admin source, Admin target, String peerId, StreamSettings settings)
       throws IOException {
     requireTable(target, settings.target(), "target");
+    requireOrderFree(target, settings.target(), "target");
     requireStartable(source, peerId, settings);
     add(source, target, peerId, settings, true);
   }
@@ -60,6 +71,8 @@ public final class StreamPeer {
       throws IOException {
     new EditMapper(settings.mapping()); // refuses what a stream cannot map, before any peer exists
     requireTable(source, settings.source(), "source");
+    // The copy creates the target with the source's family settings.
+    requireOrderFree(source, settings.source(), "source");
     for (ReplicationPeerDescription p : source.listReplicationPeers()) {
       if (p.getPeerId().equals(peerId)) {
         throw new RekeyException(
@@ -100,6 +113,33 @@ public final class StreamPeer {
     source.enableReplicationPeer(peerId);
   }
 
+  /**
+   * Refuses a table whose families keep NEW_VERSION_BEHAVIOR: there a delete hides only what
+   * arrived before it, so the target's result depends on the order edits arrive in, and a stream
+   * keeps that order only per region on one server, not across a move, a split or a dead server.
+   */
+  private static void requireOrderFree(Admin admin, TableName t, String side) throws IOException {
+    for (ColumnFamilyDescriptor f : admin.getDescriptor(t).getColumnFamilies()) {
+      if (f.isNewVersionBehavior()) {
+        throw new RekeyException(
+            "the "
+                + side
+                + " table "
+                + t
+                + "'s family "
+                + f.getNameAsString()
+                + " keeps NEW_VERSION_BEHAVIOR, where what a delete hides depends on the order"
+                + " edits arrive in, which a stream keeps only per region on one server (not across"
+                + " a move, a split or a dead server); migrate it with 'rekey sync', or turn it off:"
+                + " alter '"
+                + t
+                + "', {NAME => '"
+                + f.getNameAsString()
+                + "', NEW_VERSION_BEHAVIOR => false}");
+      }
+    }
+  }
+
   private static void requireTable(Admin admin, TableName t, String side) throws IOException {
     if (!admin.tableExists(t)) {
       throw new RekeyException(
@@ -138,7 +178,12 @@ public final class StreamPeer {
                   + q.getReplicationLag()
                   + " ms, "
                   + q.getSizeOfLogQueue()
-                  + " WAL file(s) waiting");
+                  + " WAL file(s) waiting"
+                  + (q.getSizeOfLogQueue() >= WALS_HELD_WARNING
+                          || q.getReplicationLag() >= LAG_WARNING_MS
+                      ? " (WARNING: behind; the source's servers keep every WAL until the stream"
+                          + " ships it, so a stream that stays behind fills their disks)"
+                      : ""));
         }
       }
     }

@@ -156,7 +156,8 @@ class StreamIT {
   }
 
   @Test
-  void aStreamIsRefusedInOneLineForAMissingTableOrAKeyBoundToAColumn() throws Exception {
+  void aStreamIsRefusedInOneLineForAMissingTableAKeyBoundToAColumnOrAnOrderDependentTarget()
+      throws Exception {
     table("st_ref_src");
     CliRun missing = startCli("st_ref_src", "st_nosuch", SOURCE_KEY, TARGET_KEY);
     assertThat(missing.exit()).isEqualTo(ExitCode.FAILED);
@@ -165,6 +166,14 @@ class StreamIT {
         startCli("st_ref_src", "st_ref_src", SOURCE_KEY + " ; s = m:sender", "s + reverse_ts(ts)");
     assertThat(bound.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(bound.err()).contains("cannot be streamed").contains("binds columns");
+    TestTables.create(
+        TableName.valueOf("st_nvb_dst"),
+        ColumnFamilyDescriptorBuilder.newBuilder(b("m")).setNewVersionBehavior(true).build());
+    CliRun ordered = startCli("st_ref_src", "st_nvb_dst", SOURCE_KEY, TARGET_KEY);
+    assertThat(ordered.exit()).isEqualTo(ExitCode.FAILED);
+    assertThat(ordered.err())
+        .contains("the target table st_nvb_dst's family m keeps NEW_VERSION_BEHAVIOR")
+        .contains("NEW_VERSION_BEHAVIOR => false}");
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
       assertThat(admin.listReplicationPeers()).isEmpty();
     }
@@ -329,8 +338,15 @@ class StreamIT {
                 .addColumn(b("m"), b("body"), LONG_AGO + i, b("while the target was away " + i)));
       }
       TestTables.put(source, puts);
-      // The endpoint fails, backs off and is shipped the same batch again; the server lives on.
-      Thread.sleep(4_000);
+      // The endpoint fails, backs off and is shipped the same batch again; the server lives on,
+      // and keeps its WALs for the stream, which status warns of once the lag grows.
+      String queues = "";
+      for (int i = 0; i < 150 && !queues.contains("WARNING"); i++) {
+        Thread.sleep(200);
+        queues = String.join("\n", StreamPeer.status(admin, "rekey_stall").queues());
+      }
+      assertThat(queues)
+          .contains("WAL file(s) waiting (WARNING: behind; the source's servers keep");
       assertThat(MiniHBase.util().getMiniHBaseCluster().getLiveRegionServerThreads())
           .allSatisfy(t -> assertThat(t.getRegionServer().isAborted()).isFalse());
       admin.enableTable(target);
