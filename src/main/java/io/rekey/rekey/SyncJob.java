@@ -459,12 +459,22 @@ public final class SyncJob {
                 : "; nothing of the window was loaded")
             + ", and the watermark was not moved. The rows and reasons are in "
             + RunFiles.rejectsGlob(runDir)
-            + " (first: "
-            + String.join(" | ", RunFiles.rejectExamples(conf, runDir, 1))
-            + "). Fix the key specs, or raise --max-rejects to sync past them: every verdict then"
+            + first(RunFiles.rejectExamples(conf, runDir, 1))
+            + ". Fix the key specs, or raise --max-rejects to sync past them: every verdict then"
             + " counts the rows that cannot be mapped, and 'rekey sync --final --repair' puts the"
             + " others where they belong",
         e);
+  }
+
+  /**
+   * The first reject, as its file says; a task the limit stopped may not have closed its file yet
+   * (it is renamed into place when the partition ends), which the line then says instead.
+   */
+  private static String first(List<String> examples) {
+    return examples.isEmpty()
+        ? " (none readable yet: the job was stopped before the task that rejected them closed its"
+            + " file)"
+        : " (first: " + String.join(" | ", examples) + ")";
   }
 
   private SyncStats counts(Path runDir, int partitions) {

@@ -631,26 +631,13 @@ class SyncIT extends OnMiniCluster {
 
   /** Bulk loads one real HFile into {@code table}: one cell of a new row, stamped {@code ts}. */
   private static void bulkLoadOldCell(TableName table, long ts) {
+    byte[] row = b((ts + 60) + "_o60");
     try {
-      org.apache.hadoop.conf.Configuration conf = RekeyIT.conf;
-      org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.get(conf);
-      org.apache.hadoop.fs.Path dir =
-          new org.apache.hadoop.fs.Path("/tmp/sync-it-bulk-" + System.nanoTime() + "/m");
-      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "cell");
-      byte[] row = b((ts + 60) + "_o60");
-      try (org.apache.hadoop.hbase.io.hfile.HFile.Writer w =
-          org.apache.hadoop.hbase.io.hfile.HFile.getWriterFactoryNoCache(conf)
-              .withPath(fs, file)
-              .withFileContext(new org.apache.hadoop.hbase.io.hfile.HFileContextBuilder().build())
-              .create()) {
-        w.append(
-            new org.apache.hadoop.hbase.KeyValue(row, b("m"), b("body"), ts, b("bulk loaded")));
-        w.append(new org.apache.hadoop.hbase.KeyValue(row, b("m"), b("sender"), ts, b("bulk")));
-      }
-      java.util.Map<byte[], List<org.apache.hadoop.fs.Path>> family =
-          new java.util.TreeMap<>(org.apache.hadoop.hbase.util.Bytes.BYTES_COMPARATOR);
-      family.put(b("m"), new ArrayList<>(List.of(file)));
-      org.apache.hadoop.hbase.tool.BulkLoadHFiles.create(conf).bulkLoad(table, family);
+      TestTables.bulkLoad(
+          table,
+          List.of(
+              new org.apache.hadoop.hbase.KeyValue(row, b("m"), b("body"), ts, b("bulk loaded")),
+              new org.apache.hadoop.hbase.KeyValue(row, b("m"), b("sender"), ts, b("bulk"))));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -674,8 +661,10 @@ class SyncIT extends OnMiniCluster {
     assertThatThrownBy(() -> sync(v))
         .isInstanceOf(RekeyException.class)
         .hasMessageContaining("1 rows could not be mapped, more than --max-rejects 0")
-        .hasMessageContaining("OLD_KEY_UNKNOWN")
-        .hasMessageContaining("the watermark was not moved");
+        .hasMessageContaining("the watermark was not moved")
+        // The first reject's reason, unless the limit stopped its task before it closed its
+        // file (a race with the limit's poll); the run below reads it either way.
+        .hasMessageMatching("(?s).*(OLD_KEY_UNKNOWN|none readable yet).*");
     assertThat(watermark("sync_v1_dst")).isEqualTo(before);
 
     SyncResult r = sync(v.with("max-rejects", "5"));

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rekey.cli.ExitCode;
 import io.rekey.common.RekeyException;
 import io.rekey.keys.KeyMapping;
+import io.rekey.stream.endpoint.Fences;
 import io.rekey.stream.endpoint.RekeyingEndpoint;
 import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.testing.CliRun;
@@ -176,6 +177,33 @@ class StreamIT {
         .contains("NEW_VERSION_BEHAVIOR => false}");
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
       assertThat(admin.listReplicationPeers()).isEmpty();
+    }
+  }
+
+  @Test
+  void aBulkLoadIntoTheSourceIsRecordedAsRefusedNotSkipped() throws Exception {
+    TableName source = table("st_bulk_src");
+    TableName target = table("st_bulk_dst");
+    StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
+    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      StreamPeer.start(admin, admin, "rekey_bulk", settings);
+      TestTables.bulkLoad(
+          source,
+          List.of(
+              new org.apache.hadoop.hbase.KeyValue(
+                  b(row(T0, 1, 1)), b("m"), b("body"), T0, b("bulk loaded"))));
+      // Its cells are in a file, not in the log: the endpoint sees only the marker.
+      Fences.Refused refused = new Fences.Refused(0, List.of());
+      for (int i = 0; i < 150 && refused.count() == 0; i++) {
+        Thread.sleep(200);
+        refused =
+            Fences.refused(MiniHBase.util().getConnection(), settings.fenceTable(), "rekey_bulk");
+      }
+      assertThat(refused.count()).isEqualTo(1);
+      assertThat(refused.examples().get(0))
+          .startsWith("HBASE::BULK_LOAD into ")
+          .contains("write them with 'rekey repair'");
+      StreamPeer.stop(admin, "rekey_bulk");
     }
   }
 

@@ -96,6 +96,33 @@ public final class TestTables {
     return out;
   }
 
+  /**
+   * Bulk loads {@code cells} (one family, in key order) into {@code table} as one real HFile, as
+   * HBase's BulkLoadHFiles does for a user.
+   */
+  public static void bulkLoad(TableName table, List<org.apache.hadoop.hbase.KeyValue> cells)
+      throws IOException {
+    org.apache.hadoop.conf.Configuration conf = MiniHBase.util().getConfiguration();
+    org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.get(conf);
+    byte[] family = CellUtil.cloneFamily(cells.get(0));
+    org.apache.hadoop.fs.Path file =
+        new org.apache.hadoop.fs.Path(
+            "/tmp/bulk-" + System.nanoTime() + "/" + Bytes.toString(family) + "/cells");
+    try (org.apache.hadoop.hbase.io.hfile.HFile.Writer w =
+        org.apache.hadoop.hbase.io.hfile.HFile.getWriterFactoryNoCache(conf)
+            .withPath(fs, file)
+            .withFileContext(new org.apache.hadoop.hbase.io.hfile.HFileContextBuilder().build())
+            .create()) {
+      for (Cell c : cells) {
+        w.append(c);
+      }
+    }
+    java.util.Map<byte[], List<org.apache.hadoop.fs.Path>> byFamily =
+        new java.util.TreeMap<>(Bytes.BYTES_COMPARATOR);
+    byFamily.put(family, new ArrayList<>(List.of(file)));
+    org.apache.hadoop.hbase.tool.BulkLoadHFiles.create(conf).bulkLoad(table, byFamily);
+  }
+
   /** Every cell of {@code table} as {@link #line}s, sorted. */
   public static List<String> sortedCells(TableName table) throws IOException {
     List<String> cells = cells(table);

@@ -60,6 +60,16 @@ public final class EditMapper {
     RowMutations current = null;
     for (Cell cell : cells) {
       if (WALEdit.isMetaEditFamily(cell)) {
+        if (CellUtil.matchingQualifier(cell, WALEdit.BULK_LOAD)) {
+          // Bulk-loaded cells are in files, not in the log: the stream cannot carry them.
+          rejected.add(
+              "HBASE::BULK_LOAD into "
+                  + Bytes.toStringBinary(CellUtil.cloneRow(cell))
+                  + " @"
+                  + cell.getTimestamp()
+                  + "\ta bulk load into the source, whose cells the stream does not carry: write"
+                  + " them with 'rekey repair'");
+        }
         continue;
       }
       byte[] row = CellUtil.cloneRow(cell);
