@@ -34,9 +34,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  *
  * <p>Fence rows are the region's two-byte index, the peer id, a zero byte and the fence's id; the
  * acknowledgements live in the table of the same name on the target's cluster (the endpoint's
- * client reaches only that one), in rows that start with {@code 0xFF}, which no fence row does, so
- * one table serves both when source and target share a cluster. Several streams share the table: an
- * endpoint acknowledges its own peer's fences only.
+ * client reaches only that one), in rows that start with {@code 0xFF}, beside the stream's refused
+ * rows ({@code 0xFE}); no fence row has their length, so one table serves both when source and
+ * target share a cluster. Several streams share the table: an endpoint acknowledges its own peer's
+ * fences only.
  */
 public final class Fences {
   /** The fence table's family. */
