@@ -14,14 +14,16 @@ import java.util.Map;
 import org.apache.hadoop.hbase.TableName;
 
 /**
- * Options of {@code stream start}, {@code stream status} and {@code stream stop}: which stream (its
- * replication peer, named after the target unless given) and, to start one, what it re-keys.
+ * Options of the {@code stream} commands: which stream (its replication peer, named after the
+ * target unless given) and, to start one, what it re-keys.
  *
  * @param peerId the replication peer of the stream
  * @param settings what a started stream re-keys; null for status, switch and stop
  * @param switching how a switch waits and what it trusts; null but for switch
+ * @param reverse whether stop starts the stream the other way (stop only)
  */
-record StreamOptions(String peerId, StreamSettings settings, StreamSwitch.Options switching) {
+record StreamOptions(
+    String peerId, StreamSettings settings, StreamSwitch.Options switching, boolean reverse) {
   static final OptionDef<String> PEER_ID =
       OptionDef.text(
           "peer-id",
@@ -58,6 +60,12 @@ record StreamOptions(String peerId, StreamSettings settings, StreamSwitch.Option
               24 * 365)
           .withDefault(24L);
 
+  static final OptionDef<Boolean> REVERSE =
+      OptionDef.flag(
+          "reverse",
+          "after a switch: start the stream the other way, the migrated table's edits carried back"
+              + " into the table migrated from (a rollback is then one more switch)");
+
   static List<OptionDef<?>> declaredForStart() {
     return List.of(
         SharedOptions.SOURCE,
@@ -70,6 +78,10 @@ record StreamOptions(String peerId, StreamSettings settings, StreamSwitch.Option
 
   static List<OptionDef<?>> declaredForPeer() {
     return List.of(SharedOptions.TARGET, PEER_ID);
+  }
+
+  static List<OptionDef<?>> declaredForStop() {
+    return List.of(SharedOptions.TARGET, PEER_ID, REVERSE);
   }
 
   static List<OptionDef<?>> declaredForSwitch() {
@@ -103,11 +115,15 @@ record StreamOptions(String peerId, StreamSettings settings, StreamSwitch.Option
           settings.sourceKey(),
           "cannot be streamed: " + e.getMessage());
     }
-    return new StreamOptions(peerId(values, target), settings, null);
+    return new StreamOptions(peerId(values, target), settings, null, false);
   }
 
   static StreamOptions forPeer(OptionValues values) {
-    return new StreamOptions(peerId(values, target(values)), null, null);
+    return new StreamOptions(peerId(values, target(values)), null, null, false);
+  }
+
+  static StreamOptions forStop(OptionValues values) {
+    return new StreamOptions(peerId(values, target(values)), null, null, values.get(REVERSE));
   }
 
   static StreamOptions forSwitch(OptionValues values) {
@@ -118,7 +134,7 @@ record StreamOptions(String peerId, StreamSettings settings, StreamSwitch.Option
             Duration.ofSeconds(values.get(DRAIN_TIMEOUT)),
             Duration.ofHours(values.get(MAX_VERIFY_AGE)),
             values.get(SharedOptions.ACCEPT_UNMAPPED));
-    return new StreamOptions(peerId(values, target(values)), null, switching);
+    return new StreamOptions(peerId(values, target(values)), null, switching, false);
   }
 
   private static TableName target(OptionValues values) {
@@ -127,6 +143,11 @@ record StreamOptions(String peerId, StreamSettings settings, StreamSwitch.Option
 
   private static String peerId(OptionValues values, TableName target) {
     String given = values.get(PEER_ID);
-    return given != null ? given : "rekey_" + target.getNameAsString().replace(':', '_');
+    return given != null ? given : defaultPeerId(target);
+  }
+
+  /** The peer of a stream into {@code target} unless one is named. */
+  static String defaultPeerId(TableName target) {
+    return "rekey_" + target.getNameAsString().replace(':', '_');
   }
 }

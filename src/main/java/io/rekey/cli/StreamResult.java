@@ -20,6 +20,9 @@ import java.util.List;
  * @param refusedRows source rows the stream's layout could not place, recorded by the endpoint and
  *     not written (read by {@code stream status}; 0 elsewhere)
  * @param refusedExamples the first few of them, {@code ROW: REASON}
+ * @param reverse whether the stream rolls a migration back: it carries the migrated table's edits
+ *     (its source) back into the table migrated from (its target) through the inverse mapping; the
+ *     keys stay the migration's
  */
 public record StreamResult(
     String peerId,
@@ -31,7 +34,8 @@ public record StreamResult(
     String targetKey,
     List<String> queues,
     long refusedRows,
-    List<String> refusedExamples)
+    List<String> refusedExamples,
+    boolean reverse)
     implements JsonResult {
   static StreamResult of(String peerId, StreamPeer.Status s) {
     return of(peerId, s, new Fences.Refused(0, List.of()));
@@ -40,7 +44,7 @@ public record StreamResult(
   static StreamResult of(String peerId, StreamPeer.Status s, Fences.Refused refused) {
     if (s == null) {
       return new StreamResult(
-          peerId, false, false, null, null, null, null, List.of(), 0, List.of());
+          peerId, false, false, null, null, null, null, List.of(), 0, List.of(), false);
     }
     return new StreamResult(
         peerId,
@@ -52,7 +56,8 @@ public record StreamResult(
         s.settings().targetKey(),
         s.queues(),
         refused.count(),
-        refused.examples());
+        refused.examples(),
+        s.settings().reverse());
   }
 
   /** The result as the commands print it. */
@@ -63,8 +68,16 @@ public record StreamResult(
     }
     out.append(
         String.format(
-            "stream %s: %s -> %s (replication peer %s, %s)%n  keys           %s => %s%n",
-            verb, source, target, peerId, enabled ? "enabled" : "DISABLED", sourceKey, targetKey));
+            "stream %s: %s -> %s (replication peer %s, %s%s)%n  keys           %s %s %s%n",
+            verb,
+            source,
+            target,
+            peerId,
+            enabled ? "enabled" : "DISABLED",
+            reverse ? ", reverse: the migration's keys run backwards" : "",
+            sourceKey,
+            reverse ? "<=" : "=>",
+            targetKey));
     for (String q : queues) {
       out.append("  queue          ").append(q).append('\n');
     }

@@ -135,6 +135,17 @@ public final class KeyMapping implements Serializable {
             + " key");
   }
 
+  /**
+   * The mapping run backwards, new key to old: for a stream that carries a migrated table's edits
+   * back into its source.
+   *
+   * @throws LayoutException when the new key does not keep every field the old key is made of, or
+   *     the old key binds a column
+   */
+  public KeyInverse inverse() {
+    return KeyInverse.of(this);
+  }
+
   public KeyLayout source() {
     return source;
   }

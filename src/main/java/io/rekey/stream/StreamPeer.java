@@ -69,7 +69,7 @@ public final class StreamPeer {
    */
   public static void requireStartable(Admin source, String peerId, StreamSettings settings)
       throws IOException {
-    new EditMapper(settings.mapping()); // refuses what a stream cannot map, before any peer exists
+    EditMapper.of(settings); // refuses what a stream cannot map, before any peer exists
     requireTable(source, settings.source(), "source");
     // The copy creates the target with the source's family settings.
     requireOrderFree(source, settings.source(), "source");
@@ -192,6 +192,49 @@ public final class StreamPeer {
         StreamSettings.fromPeerConfiguration(peer.getPeerConfig().getConfiguration()),
         peer.isEnabled(),
         queues);
+  }
+
+  /**
+   * Turns a stream around after its switch, so that a rollback is one more switch: adds the peer
+   * that carries the migrated table's edits back into the table migrated from, disabled; removes
+   * this stream's peer; then enables the new one. The new peer holds the migrated table's WAL from
+   * before the old one goes, so no edit is missed; the two never both ship, or each would carry the
+   * other's writes back again. Whatever the old peer still wrote into the migrated table returns as
+   * the very cells the table migrated from holds: written again, they change nothing.
+   *
+   * @param here the admin of this stream's source cluster
+   * @param there the admin of its target's cluster (the same on one cluster)
+   * @param hereClient client settings of this stream's source cluster for the target's servers
+   *     (empty on one cluster)
+   * @return the reverse stream's settings
+   * @throws RekeyException before anything changed, when the layouts cannot be run backwards, a
+   *     table is missing or the reverse peer's id is taken
+   */
+  public static StreamSettings reverse(
+      Admin here, Admin there, Status stream, String reversePeerId, Map<String, String> hereClient)
+      throws IOException {
+    StreamSettings back = stream.settings().reversed(hereClient);
+    try {
+      EditMapper.of(back);
+    } catch (IllegalArgumentException e) {
+      throw new RekeyException(
+          "the stream "
+              + stream.peerId()
+              + " cannot run the other way: "
+              + e.getMessage()
+              + "; nothing was changed (it still runs): stop it without --reverse, knowing that"
+              + " writes to "
+              + back.source()
+              + " cannot then be carried back into "
+              + back.target());
+    }
+    requireTable(here, back.target(), "target");
+    requireOrderFree(here, back.target(), "target");
+    requireStartable(there, reversePeerId, back);
+    add(there, here, reversePeerId, back, false);
+    stop(here, stream.peerId());
+    enable(there, reversePeerId);
+    return back;
   }
 
   /** Removes the peer; true when there was one. */

@@ -71,7 +71,8 @@ public final class StreamSwitch {
       throws IOException {
     long t0 = System.nanoTime();
     StreamSettings s = stream.settings();
-    Optional<String> early = before(source, stream, o);
+    // The migration's history lives with the table it migrated from: a reverse stream's target.
+    Optional<String> early = before(s.reverse() ? target : source, stream, o);
     if (early.isPresent()) {
       return result(stream, t0, early.get(), 0, 0, 0);
     }
@@ -126,8 +127,11 @@ public final class StreamSwitch {
     }
   }
 
-  /** What refuses a switch before any fence: a disabled stream, no recent matching comparison. */
-  private static Optional<String> before(Connection source, StreamPeer.Status stream, Options o) {
+  /**
+   * What refuses a switch before any fence: a disabled stream, no recent matching comparison of the
+   * migration (also for a stream that rolls it back: it starts from the same proven pair).
+   */
+  private static Optional<String> before(Connection history, StreamPeer.Status stream, Options o) {
     if (!stream.enabled()) {
       return Optional.of(
           "the stream's replication peer "
@@ -136,11 +140,11 @@ public final class StreamSwitch {
               + stream.peerId()
               + "'), wait for 'rekey stream status' to show its queues moving, then switch");
     }
-    TableName target = stream.settings().target();
-    RunState state = new RunState(source, o.stateTable(), target);
-    List<String> history = state.tableExists() ? state.history(200) : List.of();
+    TableName migrated = stream.settings().migratedTable();
+    RunState state = new RunState(history, o.stateTable(), migrated);
+    List<String> lines = state.tableExists() ? state.history(200) : List.of();
     return VerifyHistory.refusal(
-        history, target.getNameAsString(), System.currentTimeMillis(), o.maxVerifyAge());
+        lines, migrated.getNameAsString(), System.currentTimeMillis(), o.maxVerifyAge());
   }
 
   private static StreamSwitchResult result(

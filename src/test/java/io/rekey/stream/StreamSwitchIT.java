@@ -3,6 +3,7 @@ package io.rekey.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.cli.ExitCode;
+import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.run.RunState;
 import io.rekey.stream.endpoint.StreamSettings;
@@ -219,7 +220,113 @@ class StreamSwitchIT {
             new RunState(MiniHBase.util().getConnection(), TableName.valueOf(STATE), TARGET)
                 .history(20))
         .anySatisfy(line -> assertThat(line).contains("\"run\":\"verify\"").contains("\"match\""));
-    assertThat(cli("stream", "stop", "--target", "sw_dst").exit()).isEqualTo(ExitCode.OK);
+    theStreamTurnsAroundAndARollbackIsOneMoreSwitch(mapping);
+  }
+
+  /**
+   * After the switch {@code stream stop --reverse} carries the migrated table's edits back into the
+   * table migrated from, through the mapping run backwards, so that a rollback is one more switch;
+   * a layout that cannot run backwards is refused in one line and the stream keeps running.
+   */
+  private static void theStreamTurnsAroundAndARollbackIsOneMoreSwitch(KeyMapping mapping)
+      throws Exception {
+    CliRun reversed = cli("stream", "stop", "--target", "sw_dst", "--reverse");
+    assertThat(reversed.exit()).as(reversed.toString()).isEqualTo(ExitCode.OK);
+    assertThat(reversed.out())
+        .contains("removed the replication peer rekey_sw_dst")
+        .contains("started rekey_sw_src")
+        .contains(
+            "stream stop --reverse: sw_dst -> sw_src (replication peer rekey_sw_src, enabled,"
+                + " reverse");
+
+    // The applications write the new table now: new rows, rows stamped years ago, each kind of
+    // delete, and one row under a key the mapping never writes.
+    List<Put> puts = new ArrayList<>();
+    for (Put p : writes(5000, 40, "after the switch")) {
+      Put moved = new Put(mapping.map(p.getRow(), ColumnValues.NONE));
+      p.getFamilyCellMap().values().forEach(cells -> cells.forEach(c -> add(moved, c)));
+      puts.add(moved);
+    }
+    puts.add(new Put(b("no key of the layout")).addColumn(b("m"), b("body"), b("x")));
+    TestTables.put(TARGET, puts);
+    try (var t = MiniHBase.util().getConnection().getTable(TARGET)) {
+      t.delete(new Delete(newKey(mapping, 6)));
+      t.delete(
+          new Delete(newKey(mapping, 7)).addColumns(b("m"), b("imported"), StreamIT.LONG_AGO + 7));
+      t.delete(new Delete(newKey(mapping, 5001)).addColumn(b("m"), b("body"), StreamIT.T0 + 5001));
+    }
+    CliRun unplaced = switchBack();
+    assertThat(unplaced.exit()).as(unplaced.toString()).isEqualTo(ExitCode.FINDINGS);
+    assertThat(unplaced.out())
+        .contains("could not place 1 source row(s)")
+        .contains("no key of the layout");
+
+    try (var t = MiniHBase.util().getConnection().getTable(TARGET)) {
+      t.delete(new Delete(b("no key of the layout")));
+    }
+    CliRun rolledBack = switchBack("--accept-unmapped", "1");
+    List<String> old = StreamIT.expected(SOURCE, mapping);
+    List<String> migrated = StreamIT.actual(TARGET);
+    assertThat(rolledBack.exit()).as(rolledBack.toString()).isEqualTo(ExitCode.OK);
+    assertThat(rolledBack.out()).contains("switch: point readers and writers at sw_src now");
+    assertThat(old)
+        .isEqualTo(migrated)
+        .anySatisfy(c -> assertThat(c).contains("after the switch 5039"));
+    assertThat(cli("stream", "stop", "--target", "sw_src").exit()).isEqualTo(ExitCode.OK);
+
+    // A layout whose new key keeps only a hash of a field cannot run backwards: refused in one
+    // line before anything changes.
+    StreamIT.table("sw_lossy_src");
+    StreamIT.table("sw_lossy_dst");
+    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      StreamPeer.start(
+          admin,
+          admin,
+          "rekey_sw_lossy_dst",
+          new StreamSettings(
+              TableName.valueOf("sw_lossy_src"),
+              TableName.valueOf("sw_lossy_dst"),
+              StreamIT.SOURCE_KEY,
+              "hash(user, bytes=4) + reverse_ts(ts) + order",
+              Map.of()));
+      CliRun lossy = cli("stream", "stop", "--target", "sw_lossy_dst", "--reverse");
+      assertThat(lossy.exit()).as(lossy.toString()).isEqualTo(ExitCode.FAILED);
+      assertThat(lossy.err().strip())
+          .doesNotContain("\n")
+          .contains("the stream rekey_sw_lossy_dst cannot run the other way")
+          .contains("does not keep user");
+      assertThat(StreamPeer.status(admin, "rekey_sw_lossy_dst")).isNotNull();
+      assertThat(StreamPeer.status(admin, "rekey_sw_lossy_src")).isNull();
+      assertThat(StreamPeer.stop(admin, "rekey_sw_lossy_dst")).isTrue();
+    }
+  }
+
+  private static byte[] newKey(KeyMapping mapping, int i) throws Exception {
+    return mapping.map(b(StreamIT.T0 + i + "_user" + i % 5 + "_o" + i), ColumnValues.NONE);
+  }
+
+  private static void add(Put p, org.apache.hadoop.hbase.Cell c) {
+    p.addColumn(
+        org.apache.hadoop.hbase.CellUtil.cloneFamily(c),
+        org.apache.hadoop.hbase.CellUtil.cloneQualifier(c),
+        c.getTimestamp(),
+        org.apache.hadoop.hbase.CellUtil.cloneValue(c));
+  }
+
+  private static CliRun switchBack(String... more) {
+    List<String> all =
+        new ArrayList<>(
+            List.of(
+                "stream",
+                "switch",
+                "--target",
+                "sw_src",
+                "--state-table",
+                STATE,
+                "--settle",
+                "0.5"));
+    all.addAll(List.of(more));
+    return cli(all.toArray(String[]::new));
   }
 
   /**

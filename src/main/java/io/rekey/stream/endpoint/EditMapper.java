@@ -1,5 +1,7 @@
 package io.rekey.stream.endpoint;
 
+import io.rekey.keys.ColumnValues;
+import io.rekey.keys.KeyInverse;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
 import java.io.IOException;
@@ -23,12 +25,21 @@ import org.apache.hadoop.hbase.wal.WALEdit;
  * writes the same cell.
  *
  * <p>Only layouts whose target key is made from the row key alone: a key bound to a column needs
- * the row's current value of that column, which an edit that did not change it does not carry.
+ * the row's current value of that column, which an edit that did not change it does not carry. A
+ * reverse stream maps the other way, each new key back to its old one ({@link KeyInverse}).
  */
 public final class EditMapper {
-  private final KeyMapping mapping;
+  /** Where a source row goes: its key in the target. */
+  @FunctionalInterface
+  private interface RowKey {
+    byte[] of(byte[] sourceRow) throws KeyReject;
+  }
+
+  private final RowKey rowKey;
 
   /**
+   * The forward mapper of a migration: old keys to new.
+   *
    * @throws IllegalArgumentException when the source key binds a column
    */
   public EditMapper(KeyMapping mapping) {
@@ -38,7 +49,23 @@ public final class EditMapper {
               + mapping.source().canonicalSpec()
               + "); a stream re-keys only layouts made from the row key alone");
     }
-    this.mapping = mapping;
+    this.rowKey = row -> mapping.map(row, ColumnValues.NONE);
+  }
+
+  private EditMapper(KeyInverse inverse) {
+    this.rowKey = inverse::oldKey;
+  }
+
+  /**
+   * The mapper a stream's settings name: forward, or for a {@link StreamSettings#reverse} stream
+   * the migration's mapping run backwards (the migrated table's rows back under their old keys).
+   *
+   * @throws IllegalArgumentException when the layouts cannot be streamed that way (a bound column;
+   *     backwards, a new key that does not keep what the old key is made of)
+   */
+  public static EditMapper of(StreamSettings settings) {
+    KeyMapping mapping = settings.mapping();
+    return settings.reverse() ? new EditMapper(mapping.inverse()) : new EditMapper(mapping);
   }
 
   /**
@@ -76,7 +103,7 @@ public final class EditMapper {
       if (sourceRow == null || !Arrays.equals(row, sourceRow)) {
         sourceRow = row;
         try {
-          targetRow = mapping.map(row, (family, qualifier) -> null);
+          targetRow = rowKey.of(row);
         } catch (KeyReject e) {
           targetRow = null;
           rejected.add(Bytes.toStringBinary(row) + "\t" + e);

@@ -75,7 +75,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
 
   private void configure(ReplicationPeerConfig peer) {
     StreamSettings s = StreamSettings.fromPeerConfiguration(peer.getConfiguration());
-    mapper = new EditMapper(s.mapping());
+    mapper = EditMapper.of(s);
     settings = s;
   }
 
@@ -226,10 +226,11 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   public void start() {
     state = State.RUNNING;
     LOG.info(
-        "rekey stream {} -> {} started: {} => {}",
+        "rekey stream {} -> {} started: {} {} {}",
         settings.source(),
         settings.target(),
         settings.sourceKey(),
+        settings.reverse() ? "<=" : "=>",
         settings.targetKey());
   }
 

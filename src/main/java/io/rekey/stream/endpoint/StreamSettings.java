@@ -15,6 +15,9 @@ import org.apache.hadoop.hbase.TableName;
  *     laid over the region server's own; empty for a target on the same cluster
  * @param fenceTable the table of {@link Fences} a switch writes on the source's cluster and the
  *     endpoint acknowledges on the target's
+ * @param reverse whether the stream rolls a migration back: its source is the migrated table, its
+ *     target the table migrated from, and {@code sourceKey} and {@code targetKey} stay the
+ *     migration's (the target's layout, then the source's), run backwards
  */
 public record StreamSettings(
     TableName source,
@@ -22,7 +25,8 @@ public record StreamSettings(
     String sourceKey,
     String targetKey,
     Map<String, String> targetClient,
-    TableName fenceTable) {
+    TableName fenceTable,
+    boolean reverse) {
   static final String PREFIX = "rekey.stream.";
   static final String SOURCE = PREFIX + "source";
   static final String TARGET = PREFIX + "target";
@@ -30,6 +34,8 @@ public record StreamSettings(
   static final String TARGET_KEY = PREFIX + "target-key";
   static final String TARGET_CLIENT = PREFIX + "target-client.";
   static final String FENCE_TABLE = PREFIX + "fence-table";
+  static final String DIRECTION = PREFIX + "direction";
+  private static final String REVERSE = "reverse";
 
   /** The fence table unless one is named. */
   public static final TableName DEFAULT_FENCE_TABLE = TableName.valueOf("rekey_stream_fence");
@@ -38,14 +44,34 @@ public record StreamSettings(
     targetClient = Map.copyOf(targetClient);
   }
 
-  /** A stream fenced in the default table. */
+  /** A forward stream fenced in the default table. */
   public StreamSettings(
       TableName source,
       TableName target,
       String sourceKey,
       String targetKey,
       Map<String, String> targetClient) {
-    this(source, target, sourceKey, targetKey, targetClient, DEFAULT_FENCE_TABLE);
+    this(source, target, sourceKey, targetKey, targetClient, DEFAULT_FENCE_TABLE, false);
+  }
+
+  /**
+   * The stream the other way: from this stream's target back into its source, through the same
+   * migration's mapping run the other way, fenced in the same table.
+   *
+   * @param sourceClient client settings of this stream's source cluster, as seen from the target's
+   *     (empty on one cluster)
+   */
+  public StreamSettings reversed(Map<String, String> sourceClient) {
+    return new StreamSettings(
+        target, source, sourceKey, targetKey, sourceClient, fenceTable, !reverse);
+  }
+
+  /**
+   * The table the migration wrote: the target of a forward stream, the source of a reverse one. Its
+   * run history holds the migration's comparisons (verify).
+   */
+  public TableName migratedTable() {
+    return reverse ? source : target;
   }
 
   /** The key mapping, parsed; a spec that does not parse fails here, before any peer exists. */
@@ -61,6 +87,9 @@ public record StreamSettings(
     out.put(SOURCE_KEY, sourceKey);
     out.put(TARGET_KEY, targetKey);
     out.put(FENCE_TABLE, fenceTable.getNameAsString());
+    if (reverse) {
+      out.put(DIRECTION, REVERSE);
+    }
     targetClient.forEach((k, v) -> out.put(TARGET_CLIENT + k, v));
     return out;
   }
@@ -85,7 +114,8 @@ public record StreamSettings(
         required(peer, SOURCE_KEY),
         required(peer, TARGET_KEY),
         client,
-        TableName.valueOf(peer.getOrDefault(FENCE_TABLE, DEFAULT_FENCE_TABLE.getNameAsString())));
+        TableName.valueOf(peer.getOrDefault(FENCE_TABLE, DEFAULT_FENCE_TABLE.getNameAsString())),
+        REVERSE.equals(peer.get(DIRECTION)));
   }
 
   /** The client configuration of the target's cluster, over {@code local}. */

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.keys.KeyMapping;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.KeyValue;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
@@ -109,6 +111,49 @@ class EditMapperTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("binds columns")
         .hasMessageContaining("m:sender");
+  }
+
+  @Test
+  void aReverseStreamPutsTheMigratedTablesCellsBackUnderTheirOldKeys() throws Exception {
+    StreamSettings forward =
+        new StreamSettings(
+            TableName.valueOf("old"),
+            TableName.valueOf("new"),
+            "text: ts:long + '_' + user",
+            "user + '#' + ts:long",
+            Map.of());
+    StreamSettings reverse = forward.reversed(Map.of("hbase.zookeeper.quorum", "zk:2181"));
+    // What the peer carries to every region server says the same.
+    assertThat(StreamSettings.fromPeerConfiguration(reverse.toPeerConfiguration()))
+        .isEqualTo(reverse);
+    assertThat(reverse.source().getNameAsString()).isEqualTo("new");
+    assertThat(reverse.migratedTable().getNameAsString()).isEqualTo("new");
+    assertThat(reverse.reversed(Map.of())).isEqualTo(forward);
+
+    byte[] newKey = MAPPING.map(b("5_alice"), (f, q) -> null);
+    EditMapper.Mapped back =
+        EditMapper.of(reverse)
+            .map(
+                List.of(
+                    new KeyValue(newKey, b("m"), b("body"), 42, KeyValue.Type.Put, b("v")),
+                    cell("a key of another shape", "body", TS, KeyValue.Type.Put)));
+    assertThat(back.mutations())
+        .singleElement()
+        .satisfies(m -> assertThat(m.getRow()).isEqualTo(b("5_alice")));
+    assertThat(only(back.mutations().get(0).getMutations().get(0)).getTimestamp()).isEqualTo(42);
+    assertThat(back.rejected()).singleElement().asString().startsWith("a key of another shape\t");
+
+    StreamSettings lossy =
+        new StreamSettings(
+                TableName.valueOf("old"),
+                TableName.valueOf("new"),
+                "text: ts:long + '_' + user",
+                "hash(user, bytes=4) + ts:long",
+                Map.of())
+            .reversed(Map.of());
+    assertThatThrownBy(() -> EditMapper.of(lossy))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("does not keep user");
   }
 
   private static Cell only(Mutation m) {
