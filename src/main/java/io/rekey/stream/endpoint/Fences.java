@@ -12,6 +12,7 @@ import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.HRegionLocation;
 import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.TableExistsException;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -35,9 +36,9 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>Fence rows are the region's two-byte index, the peer id, a zero byte and the fence's id; the
  * acknowledgements live in the table of the same name on the target's cluster (the endpoint's
  * client reaches only that one), in rows that start with {@code 0xFF}, beside the stream's refused
- * rows ({@code 0xFE}); no fence row has their length, so one table serves both when source and
- * target share a cluster. Several streams share the table: an endpoint acknowledges its own peer's
- * fences only.
+ * rows ({@code 0xFE}) and its cells read differently ({@code 0xFD}, {@link HiddenCells}); no fence
+ * row has their length, so one table serves both when source and target share a cluster. Several
+ * streams share the table: an endpoint acknowledges its own peer's fences only.
  */
 public final class Fences {
   /** The fence table's family. */
@@ -162,10 +163,27 @@ public final class Fences {
         TableDescriptorBuilder.newBuilder(table)
             .setColumnFamily(
                 ColumnFamilyDescriptorBuilder.newBuilder(FAMILY).setMaxVersions(1).build());
-    if (n == 1) {
-      admin.createTable(d.build());
-    } else {
-      admin.createTable(d.build(), splits(n));
+    try {
+      if (n == 1) {
+        admin.createTable(d.build());
+      } else {
+        admin.createTable(d.build(), splits(n));
+      }
+    } catch (TableExistsException e) {
+      // Another stream started at the same moment created it; it serves both once it is online.
+      long until = System.currentTimeMillis() + 60_000;
+      while (!admin.isTableAvailable(table) && System.currentTimeMillis() < until) {
+        sleep(100);
+      }
+    }
+  }
+
+  private static void sleep(long millis) throws java.io.InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while the fence table came online");
     }
   }
 
