@@ -2,6 +2,7 @@ package io.rekey.stream;
 
 import io.rekey.hbase.RegionActivity;
 import io.rekey.stream.endpoint.Fences;
+import io.rekey.stream.endpoint.HiddenCells;
 import io.rekey.verify.WritersStopped;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +44,8 @@ import java.util.TreeSet;
  * @param refused the source rows the stream's layout could not place (not in the target)
  * @param acceptedRefused how many of those the operator acknowledged ({@code --accept-unmapped});
  *     null: none may be
+ * @param differing cells stamped in the past that one table still shows and the other hides, under
+ *     a delete marker one of them compacted away ({@link HiddenCells})
  */
 public record StreamDrain(
     String source,
@@ -57,7 +60,8 @@ public record StreamDrain(
     List<String> recoveredQueues,
     List<String> crashRecoveries,
     Fences.Refused refused,
-    Long acceptedRefused) {
+    Long acceptedRefused,
+    HiddenCells.Differing differing) {
 
   private static final String AGAIN = "run 'rekey stream switch' again";
 
@@ -188,6 +192,18 @@ public record StreamDrain(
               + " exactly them with --accept-unmapped "
               + rows
               + ", then "
+              + AGAIN);
+    }
+    if (differing.count() > 0) {
+      return Optional.of(
+          differing.count()
+              + " cell(s) stamped in the past read differently from the source and the target"
+              + " (first: "
+              + differing.examples().get(0)
+              + "): a delete marker that one table's major compaction dropped still hides them in"
+              + " the other, so writing the same cells cannot make the tables equal. Major-compact"
+              + " the table that hides them (HBase shell: major_compact 'TABLE'), write them again"
+              + " ('rekey repair' of their key range), then "
               + AGAIN);
     }
     return Optional.empty();

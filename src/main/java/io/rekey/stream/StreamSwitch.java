@@ -6,6 +6,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.RegionActivity;
 import io.rekey.run.RunState;
 import io.rekey.stream.endpoint.Fences;
+import io.rekey.stream.endpoint.HiddenCells;
 import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.verify.VerifyHistory;
 import java.io.IOException;
@@ -122,7 +123,8 @@ public final class StreamSwitch {
               recoveredQueues(metrics, stream.peerId()),
               crashed,
               Fences.refused(target, s.fenceTable(), stream.peerId()),
-              o.acceptUnmapped());
+              o.acceptUnmapped(),
+              HiddenCells.stillDiffering(source, target, s, stream.peerId()));
       return result(stream, t0, drain.refusal().orElse(null), ackSeconds, servers.size(), fenceId);
     }
   }

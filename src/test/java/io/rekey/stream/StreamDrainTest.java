@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.rekey.hbase.RegionActivity;
 import io.rekey.stream.endpoint.Fences;
+import io.rekey.stream.endpoint.HiddenCells;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +35,8 @@ class StreamDrainTest {
         List.of(),
         List.of(),
         new Fences.Refused(0, List.of()),
-        null);
+        null,
+        HiddenCells.Differing.NONE);
   }
 
   private static StreamDrain with(UnaryOperator<Object[]> change) {
@@ -52,7 +54,8 @@ class StreamDrainTest {
       d.recoveredQueues(),
       d.crashRecoveries(),
       d.refused(),
-      d.acceptedRefused()
+      d.acceptedRefused(),
+      d.differing()
     };
     f = change.apply(f);
     @SuppressWarnings("unchecked")
@@ -70,7 +73,8 @@ class StreamDrainTest {
             (List<String>) f[9],
             (List<String>) f[10],
             (Fences.Refused) f[11],
-            (Long) f[12]);
+            (Long) f[12],
+            (HiddenCells.Differing) f[13]);
     return out;
   }
 
@@ -129,6 +133,14 @@ class StreamDrainTest {
     cases.put(
         "2 source row(s) under the layout (first: row\\x01: unreadable field ts), not the 1 acknowledged",
         with(f -> set(11, two).apply(set(12, 1L).apply(f))));
+    cases.put(
+        "1 cell(s) stamped in the past read differently from the source and the target (first:"
+            + " r/m:b@5 is read from the source but hidden in the target)",
+        with(
+            set(
+                13,
+                new HiddenCells.Differing(
+                    1, List.of("r/m:b@5 is read from the source but hidden in the target")))));
     cases.forEach(
         (says, drain) ->
             assertThat(drain.refusal())

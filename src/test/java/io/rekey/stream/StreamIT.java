@@ -283,23 +283,34 @@ class StreamIT {
 
   @Test
   void aBatchTheEndpointIsShippedTwiceLeavesTheTargetAsOnce() throws Exception {
-    TableName source = TableName.valueOf("st_replay_src");
-    TableName once = table("st_replay_once");
-    TableName twice = table("st_replay_twice");
+    TableName source = table("st_replay_src");
     byte[] r1 = b(row(T0, 1, 1));
     byte[] r2 = b(row(T0 + 1, 2, 2));
-    List<WAL.Entry> batch =
+    List<Mutation> edits =
         List.of(
-            entry(
-                source,
-                new Put(r1)
-                    .addColumn(b("m"), b("body"), T0, b("v1"))
-                    .addColumn(b("m"), b("x"), T0, b("x"))),
-            entry(source, new Delete(r1).addColumn(b("m"), b("x"), T0)),
-            entry(source, new Put(r2).addColumn(b("m"), b("body"), LONG_AGO, b("old"))),
-            entry(source, new Delete(r2).addFamily(b("m"), LONG_AGO - 1)),
-            // Another table's edit, which the endpoint leaves alone.
-            entry(TableName.valueOf("other"), new Put(r1).addColumn(b("m"), b("y"), T0, b("y"))));
+            new Put(r1)
+                .addColumn(b("m"), b("body"), T0, b("v1"))
+                .addColumn(b("m"), b("x"), T0, b("x")),
+            new Delete(r1).addColumn(b("m"), b("x"), T0),
+            new Put(r2).addColumn(b("m"), b("body"), LONG_AGO, b("old")),
+            new Delete(r2).addFamily(b("m"), LONG_AGO - 1));
+    // The source holds what its log says: the endpoint reads cells stamped in the past back from
+    // it.
+    try (Table t = MiniHBase.util().getConnection().getTable(source)) {
+      for (Mutation m : edits) {
+        if (m instanceof Put p) {
+          t.put(p);
+        } else {
+          t.delete((Delete) m);
+        }
+      }
+    }
+    TableName once = table("st_replay_once");
+    TableName twice = table("st_replay_twice");
+    List<WAL.Entry> batch = new ArrayList<>();
+    edits.forEach(m -> batch.add(entry(source, m)));
+    // Another table's edit, which the endpoint leaves alone.
+    batch.add(entry(TableName.valueOf("other"), new Put(r1).addColumn(b("m"), b("y"), T0, b("y"))));
     RekeyingEndpoint first = endpoint(source, once);
     RekeyingEndpoint second = endpoint(source, twice);
     try {

@@ -276,28 +276,27 @@ class StreamSwitchIT {
 
     // A layout whose new key keeps only a hash of a field cannot run backwards: refused in one
     // line before anything changes.
-    StreamIT.table("sw_lossy_src");
-    StreamIT.table("sw_lossy_dst");
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
       StreamPeer.start(
           admin,
           admin,
-          "rekey_sw_lossy_dst",
+          "rekey_lossy",
           new StreamSettings(
-              TableName.valueOf("sw_lossy_src"),
-              TableName.valueOf("sw_lossy_dst"),
+              SOURCE,
+              TARGET,
               StreamIT.SOURCE_KEY,
               "hash(user, bytes=4) + reverse_ts(ts) + order",
               Map.of()));
-      CliRun lossy = cli("stream", "stop", "--target", "sw_lossy_dst", "--reverse");
+      CliRun lossy =
+          cli("stream", "stop", "--target", "sw_dst", "--peer-id", "rekey_lossy", "--reverse");
       assertThat(lossy.exit()).as(lossy.toString()).isEqualTo(ExitCode.FAILED);
       assertThat(lossy.err().strip())
           .doesNotContain("\n")
-          .contains("the stream rekey_sw_lossy_dst cannot run the other way")
+          .contains("the stream rekey_lossy cannot run the other way")
           .contains("does not keep user");
-      assertThat(StreamPeer.status(admin, "rekey_sw_lossy_dst")).isNotNull();
-      assertThat(StreamPeer.status(admin, "rekey_sw_lossy_src")).isNull();
-      assertThat(StreamPeer.stop(admin, "rekey_sw_lossy_dst")).isTrue();
+      assertThat(StreamPeer.status(admin, "rekey_lossy")).isNotNull();
+      assertThat(StreamPeer.status(admin, "rekey_sw_src")).isNull();
+      assertThat(StreamPeer.stop(admin, "rekey_lossy")).isTrue();
     }
   }
 

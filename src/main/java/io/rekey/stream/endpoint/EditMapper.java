@@ -75,11 +75,23 @@ public final class EditMapper {
    * @param mutations one per target row, in the order the edit first names it
    * @param rejected one line per source row the mapping refuses: the row and the reason
    * @param rejectedCells the cells of those rows
+   * @param stampedBefore the Puts stamped before the edit was logged, which a delete marker one
+   *     table compacted away and the other did not may hide in one only ({@link HiddenCells})
    */
-  public record Mapped(List<RowMutations> mutations, List<String> rejected, long rejectedCells) {}
+  public record Mapped(
+      List<RowMutations> mutations,
+      List<String> rejected,
+      long rejectedCells,
+      List<HiddenCells.Stamped> stampedBefore) {}
 
-  public Mapped map(List<Cell> cells) throws IOException {
+  /**
+   * Maps an edit's cells.
+   *
+   * @param loggedAt when the edit was logged (its WAL key's write time), epoch millis
+   */
+  public Mapped map(List<Cell> cells, long loggedAt) throws IOException {
     List<RowMutations> out = new ArrayList<>();
+    List<HiddenCells.Stamped> stamped = new ArrayList<>();
     List<String> rejected = new ArrayList<>();
     long rejectedCells = 0;
     byte[] sourceRow = null;
@@ -122,9 +134,18 @@ public final class EditMapper {
         current.add(new Delete(targetRow).add(moved));
       } else {
         current.add(new Put(targetRow).add(moved));
+        if (HiddenCells.stampedBefore(cell, loggedAt)) {
+          stamped.add(
+              new HiddenCells.Stamped(
+                  sourceRow,
+                  targetRow,
+                  CellUtil.cloneFamily(cell),
+                  CellUtil.cloneQualifier(cell),
+                  cell.getTimestamp()));
+        }
       }
     }
-    return new Mapped(out, rejected, rejectedCells);
+    return new Mapped(out, rejected, rejectedCells, stamped);
   }
 
   private static RowMutations rowMutations(List<RowMutations> out, byte[] row) {

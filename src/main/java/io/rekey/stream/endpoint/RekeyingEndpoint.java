@@ -64,6 +64,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private volatile StreamSettings settings;
   private volatile EditMapper mapper;
   private volatile Connection target;
+  private volatile Connection local;
   // replicate() runs on one thread per WAL group (several with multiwal).
   private final AtomicInteger failedInARow = new AtomicInteger();
 
@@ -110,6 +111,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     StreamSettings s = settings;
     List<RowMutations> mutations = new ArrayList<>();
     List<String> refused = new ArrayList<>();
+    List<HiddenCells.Stamped> stamped = new ArrayList<>();
     // Fences seen in this batch, with the source edits that followed each (a writer not stopped).
     Map<Fences.Fence, Long> fences = new LinkedHashMap<>();
     try {
@@ -124,7 +126,9 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
           continue;
         }
         fences.replaceAll((f, after) -> after + 1);
-        EditMapper.Mapped mapped = mapper.map(entry.getEdit().getCells());
+        EditMapper.Mapped mapped =
+            mapper.map(entry.getEdit().getCells(), entry.getKey().getWriteTime());
+        stamped.addAll(mapped.stampedBefore());
         for (String row : mapped.rejected()) {
           LOG.warn("rekey stream {} -> {}: cannot map row {}", s.source(), s.target(), row);
         }
@@ -134,6 +138,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
       if (!mutations.isEmpty()) {
         write(s.target(), mutations);
       }
+      readBack(s, stamped);
       if (!refused.isEmpty()) {
         // Recorded where status and the switch read them: never dropped silently.
         try (Table t = target().getTable(s.fenceTable())) {
@@ -170,6 +175,35 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     }
   }
 
+  /**
+   * Reads the cells stamped in the past back from both tables, and records the ones that read
+   * differently for the switch ({@link HiddenCells}).
+   */
+  private void readBack(StreamSettings s, List<HiddenCells.Stamped> stamped) throws IOException {
+    if (stamped.isEmpty()) {
+      return;
+    }
+    List<HiddenCells.Seen> differing;
+    try (Table from = source().getTable(s.source());
+        Table to = target().getTable(s.target())) {
+      differing = HiddenCells.differing(from, to, stamped);
+    }
+    if (differing.isEmpty()) {
+      return;
+    }
+    for (HiddenCells.Seen c : differing) {
+      LOG.warn(
+          "rekey stream {} -> {}: cell {} (a delete marker one table compacted away and the other"
+              + " keeps); recorded for the switch",
+          s.source(),
+          s.target(),
+          c.describe());
+    }
+    try (Table t = target().getTable(s.fenceTable())) {
+      t.put(HiddenCells.records(context.getPeerId(), differing));
+    }
+  }
+
   private void acknowledge(StreamSettings s, Map<Fences.Fence, Long> fences) throws IOException {
     List<Put> acks = new ArrayList<>();
     fences.forEach((f, after) -> acks.add(Fences.ack(context.getPeerId(), f, after)));
@@ -192,16 +226,31 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     }
   }
 
+  /** A connection to the source's own cluster, to read cells back. */
+  private synchronized Connection source() throws IOException {
+    if (local == null || local.isClosed()) {
+      local =
+          ConnectionFactory.createConnection(clientConfiguration(context.getLocalConfiguration()));
+    }
+    return local;
+  }
+
   private synchronized Connection target() throws IOException {
     if (target == null || target.isClosed()) {
-      Configuration c = new Configuration(context.getLocalConfiguration());
-      // A write that cannot succeed fails within seconds, is logged and backed off here, instead
-      // of holding the shipping thread in the client's retries for minutes with no line.
-      c.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, CLIENT_RETRIES);
-      c.setInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, CLIENT_TIMEOUT_MS);
-      target = ConnectionFactory.createConnection(settings.targetConfiguration(c));
+      target =
+          ConnectionFactory.createConnection(
+              settings.targetConfiguration(clientConfiguration(context.getLocalConfiguration())));
     }
     return target;
+  }
+
+  private static Configuration clientConfiguration(Configuration local) {
+    Configuration c = new Configuration(local);
+    // A call that cannot succeed fails within seconds, is logged and backed off here, instead of
+    // holding the shipping thread in the client's retries for minutes with no line.
+    c.setInt(HConstants.HBASE_CLIENT_RETRIES_NUMBER, CLIENT_RETRIES);
+    c.setInt(HConstants.HBASE_CLIENT_OPERATION_TIMEOUT, CLIENT_TIMEOUT_MS);
+    return c;
   }
 
   private static void sleep(long millis) {
@@ -243,12 +292,14 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   @Override
   public synchronized void stop() {
     state = State.STOPPED;
-    if (target != null) {
-      try {
-        target.close();
-      } catch (IOException e) {
-        failure = e;
-        state = State.FAILED;
+    for (Connection c : new Connection[] {target, local}) {
+      if (c != null) {
+        try {
+          c.close();
+        } catch (IOException e) {
+          failure = e;
+          state = State.FAILED;
+        }
       }
     }
   }

@@ -46,9 +46,17 @@ class EditMapperTest {
             cell("5_alice", null, TS, KeyValue.Type.DeleteFamily),
             cell("5_alice", null, TS - 2, KeyValue.Type.DeleteFamilyVersion),
             cell("6_bob", "body", 42, KeyValue.Type.Put));
-    EditMapper.Mapped mapped = new EditMapper(MAPPING).map(edit);
+    EditMapper.Mapped mapped = new EditMapper(MAPPING).map(edit, TS);
 
     assertThat(mapped.rejected()).isEmpty();
+    // Only the Put stamped long before the edit was logged is read back after writing.
+    assertThat(mapped.stampedBefore())
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.sourceRow()).isEqualTo(b("6_bob"));
+              assertThat(s.timestamp()).isEqualTo(42);
+            });
     byte[] alice5 = MAPPING.map(b("5_alice"), (f, q) -> null);
     assertThat(mapped.mutations())
         .extracting(m -> Bytes.toStringBinary(m.getRow()))
@@ -80,7 +88,7 @@ class EditMapperTest {
             cell("not-a-key", "body", TS, KeyValue.Type.Put),
             cell("not-a-key", "x", TS, KeyValue.Type.Put),
             cell("7_carol", "body", TS, KeyValue.Type.Put));
-    EditMapper.Mapped mapped = new EditMapper(MAPPING).map(edit);
+    EditMapper.Mapped mapped = new EditMapper(MAPPING).map(edit, TS);
     assertThat(mapped.mutations()).hasSize(1);
     assertThat(mapped.rejected()).singleElement().asString().startsWith("not-a-key\t");
     assertThat(mapped.rejectedCells()).isEqualTo(2);
@@ -90,7 +98,7 @@ class EditMapperTest {
   void aBulkLoadIntoTheSourceIsRefusedNotSkipped() throws Exception {
     List<Cell> edit =
         List.of(new KeyValue(b("5_alice"), WALEdit.METAFAMILY, WALEdit.BULK_LOAD, TS, b("x")));
-    EditMapper.Mapped mapped = new EditMapper(MAPPING).map(edit);
+    EditMapper.Mapped mapped = new EditMapper(MAPPING).map(edit, TS);
     assertThat(mapped.mutations()).isEmpty();
     assertThat(mapped.rejected())
         .singleElement()
@@ -136,7 +144,8 @@ class EditMapperTest {
             .map(
                 List.of(
                     new KeyValue(newKey, b("m"), b("body"), 42, KeyValue.Type.Put, b("v")),
-                    cell("a key of another shape", "body", TS, KeyValue.Type.Put)));
+                    cell("a key of another shape", "body", TS, KeyValue.Type.Put)),
+                TS);
     assertThat(back.mutations())
         .singleElement()
         .satisfies(m -> assertThat(m.getRow()).isEqualTo(b("5_alice")));

@@ -1,0 +1,61 @@
+package io.rekey.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.rekey.run.RunState;
+import io.rekey.testing.LongTier;
+import io.rekey.testing.MiniHBase;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.hadoop.hbase.TableName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Randomized live migrations through streams ({@link RandomLiveStream}), several streams at once on
+ * one cluster, in the long tier. {@code -Drekey.random.seed=N} reruns one case; {@code
+ * -Drekey.random.cases=N} runs N seeds.
+ */
+@LongTier
+@ExtendWith(MiniHBase.class)
+class RandomLiveStreamIT {
+  static final int CASES = 8;
+  static final int AT_ONCE = 8;
+
+  @Test
+  void everySwitchOfARandomLiveStreamIsTrue() throws Exception {
+    TableName state = TableName.valueOf("rs_state");
+    new RunState(MiniHBase.util().getConnection(), state, state).ensureTable();
+    int cases = Integer.getInteger("rekey.random.cases", CASES);
+    String one = System.getProperty("rekey.random.seed");
+    List<Long> seeds = new ArrayList<>();
+    for (int i = 0; i < (one == null ? cases : 1); i++) {
+      seeds.add(one == null ? 0x54L + i * 1_000_003L : Long.parseLong(one));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(AT_ONCE);
+    Map<RandomLiveStream.Step, Integer> all = new EnumMap<>(RandomLiveStream.Step.class);
+    try {
+      List<Future<Map<RandomLiveStream.Step, Integer>>> running = new ArrayList<>();
+      for (long seed : seeds) {
+        running.add(pool.submit(() -> new RandomLiveStream(seed, state).run()));
+      }
+      for (Future<Map<RandomLiveStream.Step, Integer>> f : running) {
+        try {
+          f.get().forEach((k, v) -> all.merge(k, v, Integer::sum));
+        } catch (ExecutionException e) {
+          throw e.getCause() instanceof AssertionError a ? a : new AssertionError(e.getCause());
+        }
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    // The cases took most kinds of change (a tally, not a timing).
+    assertThat(all.keySet()).hasSizeGreaterThan(one == null ? 12 : 0);
+  }
+}
