@@ -121,6 +121,16 @@ public record StreamDrain(
               + " (or give it longer with --drain-timeout)");
     }
     for (Map.Entry<Integer, Long> ack : acks.entrySet()) {
+      if (ack.getValue() == Fences.SEVERAL_WALS && fencesBefore.containsKey(ack.getKey())) {
+        return Optional.of(
+            "region server "
+                + server(fencesBefore.get(ack.getKey()))
+                + " writes several WALs (hbase.wal.provider=multiwal): a fence lands in one of"
+                + " them and proves nothing of the others, so no switch of a stream can be proven"
+                + " there; switch with 'rekey sync --final --repair', or give the source's servers"
+                + " one WAL each (hbase.wal.provider=asyncfs) and "
+                + AGAIN);
+      }
       if (ack.getValue() > 0 && fencesBefore.containsKey(ack.getKey())) {
         return Optional.of(
             "the stream shipped "

@@ -111,6 +111,9 @@ class StreamDrainTest {
         "shipped 3 edit(s) of src logged after the fence on rs1",
         with(set(7, Map.of(0, 3L, 1, 0L))));
     cases.put(
+        "region server rs2,16020,1 writes several WALs (hbase.wal.provider=multiwal)",
+        with(set(7, Map.of(0, 0L, 1, Fences.SEVERAL_WALS))));
+    cases.put(
         "fence region 1 moved or reopened during the switch",
         with(set(6, Map.of(0, RS1 + "@5", 1, RS2 + "@12"))));
     cases.put("the live region servers changed during the switch", with(set(4, Set.of(RS1))));

@@ -90,6 +90,12 @@ public final class Fences {
    * @param sourceEditsAfter source edits that followed the fence in the same shipped batch: a
    *     writer that had not stopped
    */
+  /**
+   * What an acknowledgement says instead of a count when its server writes several WALs ({@code
+   * hbase.wal.provider=multiwal}): the fence is in one of them, so it proves only that one.
+   */
+  public static final long SEVERAL_WALS = -1;
+
   static Put ack(String peerId, Fence fence, long sourceEditsAfter) {
     return new Put(ackRow(peerId, fence.fenceId()))
         .addColumn(FAMILY, Bytes.toBytes(fence.region()), Bytes.toBytes(sourceEditsAfter));

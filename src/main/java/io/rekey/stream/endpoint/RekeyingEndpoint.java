@@ -205,8 +205,12 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   }
 
   private void acknowledge(StreamSettings s, Map<Fences.Fence, Long> fences) throws IOException {
+    boolean severalWals = severalWals(context.getLocalConfiguration());
     List<Put> acks = new ArrayList<>();
-    fences.forEach((f, after) -> acks.add(Fences.ack(context.getPeerId(), f, after)));
+    fences.forEach(
+        (f, after) ->
+            acks.add(
+                Fences.ack(context.getPeerId(), f, severalWals ? Fences.SEVERAL_WALS : after)));
     try (Table t = target().getTable(s.fenceTable())) {
       t.put(acks);
     }
@@ -217,6 +221,15 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         fences.keySet().iterator().next().fenceId(),
         fences.keySet().iterator().next().region(),
         s.fenceTable());
+  }
+
+  /**
+   * Whether this region server writes several WALs (HBase's {@code multiwal}, a region grouping
+   * provider): a fence lands in one of them and proves nothing of the others.
+   */
+  static boolean severalWals(Configuration server) {
+    String provider = server.getTrimmed("hbase.wal.provider", "");
+    return provider.equalsIgnoreCase("multiwal") || provider.endsWith(".RegionGroupingProvider");
   }
 
   private void write(TableName table, List<RowMutations> mutations)

@@ -46,4 +46,16 @@ class FencesTest {
     assertThat(Fences.splits(3).length).isEqualTo(2);
     assertThat(Fences.splits(3)[1]).containsExactly(0, 2);
   }
+
+  @Test
+  void aServerWithSeveralWalsIsSeenInItsConfiguration() {
+    org.apache.hadoop.conf.Configuration c = new org.apache.hadoop.conf.Configuration(false);
+    assertThat(RekeyingEndpoint.severalWals(c)).isFalse();
+    c.set("hbase.wal.provider", "asyncfs");
+    assertThat(RekeyingEndpoint.severalWals(c)).isFalse();
+    c.set("hbase.wal.provider", "multiwal");
+    assertThat(RekeyingEndpoint.severalWals(c)).isTrue();
+    c.set("hbase.wal.provider", "org.apache.hadoop.hbase.wal.RegionGroupingProvider");
+    assertThat(RekeyingEndpoint.severalWals(c)).isTrue();
+  }
 }
