@@ -90,8 +90,10 @@ sleep 6  # the writers "stop" now; the final window ends the safety lag (5 s) be
 jobs/hbase-rekey.sh rekey sync --final --repair --job-file conf/jobs/rekey-demo.properties \
   --json var/demo/sync-final.json
 
-step "13/13 streaming migration: stream start copies demo:messages into demo:messages_streamed while writers keep writing (new and 2-day-old timestamps, deletes); they stop; stream switch proves the stream drained"
-jobs/hbase-rekey.sh stream stop --target demo:messages_streamed >/dev/null 2>&1 || true  # one an interrupted run left
+step "13/13 streaming migration: stream start copies demo:messages into demo:messages_streamed while writers keep writing (new and 2-day-old timestamps, deletes); they stop; stream switch proves the stream drained; turned around, a rollback is one more switch"
+for leftover in demo:messages_streamed demo:messages; do  # streams an interrupted run left
+  jobs/hbase-rekey.sh stream stop --target "$leftover" >/dev/null 2>&1 || true
+done
 (
   for batch in "11 now" "12 $(date -u -d '-2 days' +%Y-%m-%dT%H:%M:%SZ)" "13 now"; do
     set -- $batch
@@ -108,7 +110,11 @@ sleep 3  # the writers stopped; the stream ships within seconds
 jobs/hbase-rekey.sh verify --job-file conf/jobs/verify-demo.properties --target demo:messages_streamed \
   --live-scan --json var/demo/verify-streamed.json
 jobs/hbase-rekey.sh stream switch --target demo:messages_streamed --json var/demo/stream-switch.json
-jobs/hbase-rekey.sh stream stop --target demo:messages_streamed
+# Turned around before the writers resume on the new table: its edits go back into the old one.
+jobs/hbase-rekey.sh stream stop --target demo:messages_streamed --reverse \
+  --json var/demo/stream-reverse.json
+jobs/hbase-rekey.sh stream switch --target demo:messages --json var/demo/stream-rollback.json
+jobs/hbase-rekey.sh stream stop --target demo:messages
 
 for report in var/audit/demo_messages/audit.html var/audit/demo_messages_salted/audit.html; do
   rc=0; jobs/check-report.sh "$report" || rc=$?
@@ -142,10 +148,13 @@ Demo done in $(( SECONDS - started )) s. What happened:
     during the copy, 2-day-old timestamps included, came from HBase's write-ahead log through the
     key mapping; once the writers stopped, 'stream switch' wrote a fence into the region server's
     WAL, waited for the stream to acknowledge it and said switch in seconds, without comparing
-    the tables again
+    the tables again; 'stream stop --reverse' then turned the stream around (the new table's
+    edits carried back into the old one through the mapping run backwards), so the rollback's
+    'stream switch --target demo:messages' was one more switch of seconds
   - JSON results: var/demo/generate.json, describe.json, audit.json, rekey.json,
     describe-rekeyed.json, audit-rekeyed.json, index-build.json, index-lookup.json,
     generate-more.json, sync.json, verify.json, generate-backfill.json, sync-final.json,
-    stream-start.json, verify-streamed.json, stream-switch.json
+    stream-start.json, verify-streamed.json, stream-switch.json, stream-reverse.json,
+    stream-rollback.json
 Next: jobs/hbase-rekey.sh --help lists the commands; $stop_with stops it.
 TXT
