@@ -94,16 +94,7 @@ public final class SyncBenchmark {
       for (int round = 1; round <= rounds; round++) {
         clone(connection, from, SOURCE);
         RekeyBenchmark.fresh(connection, TARGET, null, null);
-        OptionValues values =
-            OptionValues.empty()
-                .with("source", SOURCE)
-                .with("target", TARGET)
-                .with("source-key", SOURCE_KEY)
-                .with("target-key", TARGET_KEY)
-                .with("no-verify", "true")
-                .with("state-table", STATE)
-                .with("safety-lag", String.valueOf(LAG_SECONDS))
-                .with("allow-short-lag", "true");
+        OptionValues values = migration(SOURCE, TARGET, STATE);
         RekeyResult[] copied = new RekeyResult[1];
         Map<String, Object> rekey =
             RekeyBenchmark.measure(
@@ -241,6 +232,22 @@ public final class SyncBenchmark {
     }
     RekeyBenchmark.writeReport(report, out);
     sc.stop();
+  }
+
+  /**
+   * The options of a migration of {@code source} into {@code target} that the rekey, sync and
+   * repair of a bench share: the bench mapping, no verify, a safety lag of {@link #LAG_SECONDS}.
+   */
+  static OptionValues migration(String source, String target, String state) {
+    return OptionValues.empty()
+        .with("source", source)
+        .with("target", target)
+        .with("source-key", SOURCE_KEY)
+        .with("target-key", TARGET_KEY)
+        .with("no-verify", "true")
+        .with("state-table", state)
+        .with("safety-lag", String.valueOf(LAG_SECONDS))
+        .with("allow-short-lag", "true");
   }
 
   /** {@code to} becomes a fresh clone of {@code from} (a snapshot's links: no data copied). */

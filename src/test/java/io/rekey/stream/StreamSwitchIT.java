@@ -53,17 +53,14 @@ class StreamSwitchIT {
   }
 
   private static CliRun switchNow(String... more) {
+    return switchInto("sw_dst", more);
+  }
+
+  private static CliRun switchInto(String target, String... more) {
     List<String> all =
         new ArrayList<>(
             List.of(
-                "stream",
-                "switch",
-                "--target",
-                "sw_dst",
-                "--state-table",
-                STATE,
-                "--settle",
-                "0.5"));
+                "stream", "switch", "--target", target, "--state-table", STATE, "--settle", "0.5"));
     all.addAll(List.of(more));
     return cli(all.toArray(String[]::new));
   }
@@ -313,19 +310,7 @@ class StreamSwitchIT {
   }
 
   private static CliRun switchBack(String... more) {
-    List<String> all =
-        new ArrayList<>(
-            List.of(
-                "stream",
-                "switch",
-                "--target",
-                "sw_src",
-                "--state-table",
-                STATE,
-                "--settle",
-                "0.5"));
-    all.addAll(List.of(more));
-    return cli(all.toArray(String[]::new));
+    return switchInto("sw_src", more);
   }
 
   /**
