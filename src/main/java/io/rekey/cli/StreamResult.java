@@ -16,7 +16,8 @@ import java.util.List;
  * @param sourceKey the source's key layout; null when it does not exist
  * @param targetKey the target's key layout; null when it does not exist
  * @param queues HBase's figures per region server queue of the peer (age of the last shipped edit,
- *     lag, WAL files waiting): progress, refreshed every few seconds, not a proof of a drain
+ *     lag, WAL files waiting, edits shipped of WAL entries read): progress, refreshed every few
+ *     seconds, not a proof of a drain
  * @param refusedRows source rows the stream's layout could not place, recorded by the endpoint and
  *     not written (read by {@code stream status}; 0 elsewhere)
  * @param refusedExamples the first few of them, {@code ROW: REASON}

@@ -42,8 +42,8 @@ public final class StreamPeer {
    *
    * @param enabled whether the peer ships edits
    * @param queues one line per region server queue of the peer: age of the last shipped edit, lag,
-   *     WAL files waiting; HBase refreshes these every few seconds, so they show progress, not that
-   *     the stream is drained
+   *     WAL files waiting, edits shipped and WAL entries read; HBase refreshes these every few
+   *     seconds, so they show progress, not that the stream is drained
    */
   public record Status(
       String peerId, StreamSettings settings, boolean enabled, List<String> queues) {}
@@ -178,7 +178,11 @@ public final class StreamPeer {
                   + q.getReplicationLag()
                   + " ms, "
                   + q.getSizeOfLogQueue()
-                  + " WAL file(s) waiting"
+                  + " WAL file(s) waiting, "
+                  + q.getOPsShipped()
+                  + " edit(s) shipped of "
+                  + q.getEditsRead()
+                  + " WAL entries read since the server started"
                   + (q.getSizeOfLogQueue() >= WALS_HELD_WARNING
                           || q.getReplicationLag() >= LAG_WARNING_MS
                       ? " (WARNING: behind; the source's servers keep every WAL until the stream"

@@ -385,7 +385,8 @@ class StreamIT {
         queues = String.join("\n", StreamPeer.status(admin, "rekey_stall").queues());
       }
       assertThat(queues)
-          .contains("WAL file(s) waiting (WARNING: behind; the source's servers keep");
+          .contains(
+              "WAL entries read since the server started (WARNING: behind; the source's servers keep");
       assertThat(MiniHBase.util().getMiniHBaseCluster().getLiveRegionServerThreads())
           .allSatisfy(t -> assertThat(t.getRegionServer().isAborted()).isFalse());
       admin.enableTable(target);
