@@ -26,6 +26,8 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * HBase killed ({@code kill -9} of the local HBase's JVM) while a rekey's target table, 2,048
@@ -33,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
  * waiting without end.
  */
 @LongTier
+// Its own HBase JVM on free ports, no mini cluster: it runs beside the ITs that share this JVM's.
+@Execution(ExecutionMode.CONCURRENT)
 class HBaseKilledDuringCreateIT {
   @TempDir Path var;
 

@@ -24,12 +24,16 @@ import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * {@code jobs/hbase-local.sh} starts a real standalone HBase that any HBase client can use, keeps
  * its data across a restart, and treats repeated start/stop calls as harmless.
  */
 @LongTier
+// Its own HBase JVM on free ports, no mini cluster: it runs beside the ITs that share this JVM's.
+@Execution(ExecutionMode.CONCURRENT)
 class HBaseLocalScriptIT {
   @TempDir Path var;
 

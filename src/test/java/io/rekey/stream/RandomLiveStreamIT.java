@@ -25,8 +25,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @LongTier
 @ExtendWith(MiniHBase.class)
 class RandomLiveStreamIT {
-  static final int CASES = 8;
-  static final int AT_ONCE = 8;
+  static final int CASES = 4;
+
+  /**
+   * The first seed: with the three after it, every kind of step, and a backfill hidden under a
+   * marker the source compacted away (seed 0x4c4ba3), whose refusal and remedy the case checks.
+   */
+  static final long FIRST = 0x54L + 3 * 1_000_003L;
+
+  static final int AT_ONCE = 4;
 
   @Test
   void everySwitchOfARandomLiveStreamIsTrue() throws Exception {
@@ -36,7 +43,7 @@ class RandomLiveStreamIT {
     String one = System.getProperty("rekey.random.seed");
     List<Long> seeds = new ArrayList<>();
     for (int i = 0; i < (one == null ? cases : 1); i++) {
-      seeds.add(one == null ? 0x54L + i * 1_000_003L : Long.parseLong(one));
+      seeds.add(one == null ? FIRST + i * 1_000_003L : Long.parseLong(one));
     }
     ExecutorService pool = Executors.newFixedThreadPool(AT_ONCE);
     Map<RandomLiveStream.Step, Integer> all = new EnumMap<>(RandomLiveStream.Step.class);
@@ -55,7 +62,9 @@ class RandomLiveStreamIT {
     } finally {
       pool.shutdownNow();
     }
-    // The cases took most kinds of change (a tally, not a timing).
-    assertThat(all.keySet()).hasSizeGreaterThan(one == null ? 12 : 0);
+    // The cases took every kind of change (a tally, not a timing).
+    if (one == null && cases == CASES) {
+      assertThat(all.keySet()).containsAll(java.util.EnumSet.allOf(RandomLiveStream.Step.class));
+    }
   }
 }
