@@ -35,6 +35,9 @@ public final class StreamPeer {
 
   static final long LAG_WARNING_MS = 10_000;
 
+  /** How long a peer is added after its servers were asked to roll their WALs. */
+  private static final long ROLL_WAIT_MS = 1_500;
+
   private StreamPeer() {}
 
   /**
@@ -85,8 +88,9 @@ public final class StreamPeer {
   }
 
   /**
-   * Adds the peer and the fence tables. A disabled peer already holds the WAL from this moment on,
-   * shipping nothing until {@link #enable}: a copy taken after it misses nothing.
+   * Adds the peer and the fence tables, after rolling every source server's WAL. A disabled peer
+   * already holds the WAL from this moment on, shipping nothing until {@link #enable}: a copy taken
+   * after it misses nothing.
    */
   public static void add(
       Admin source, Admin target, String peerId, StreamSettings settings, boolean enabled)
@@ -98,6 +102,15 @@ public final class StreamPeer {
             .size();
     Fences.ensureTable(source, settings.fenceTable(), servers);
     Fences.ensureTable(target, settings.fenceTable(), 1);
+    // A new peer starts at each server's current WAL, which also holds edits from before it: a
+    // bulk load's marker there would be a refusal for a load the copy (or, for a reverse stream,
+    // the forward stream's own copy) already holds. A fresh WAL first holds only what follows.
+    // The roll is only requested: a server's roller thread wakes at once and takes milliseconds,
+    // and one that is late leaves an old marker to be shipped, a refusal, never a missed edit.
+    for (ServerName server : source.getRegionServers()) {
+      source.rollWALWriter(server);
+    }
+    sleep(ROLL_WAIT_MS);
     ReplicationPeerConfig config =
         ReplicationPeerConfig.newBuilder()
             .setReplicationEndpointImpl(RekeyingEndpoint.class.getName())
@@ -239,6 +252,15 @@ public final class StreamPeer {
     stop(here, stream.peerId());
     enable(there, reversePeerId);
     return back;
+  }
+
+  private static void sleep(long millis) throws java.io.InterruptedIOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while the WALs rolled");
+    }
   }
 
   /** Removes the peer; true when there was one. */

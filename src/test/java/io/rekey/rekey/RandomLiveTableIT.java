@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Randomized live migrations ({@link RandomLiveTable}), 24 seeds in the default suite; the long
- * tier runs 60 more ({@code RandomLiveTableLongIT}). {@code -Drekey.random.seed=N} reruns one case;
+ * tier runs 48 more ({@code RandomLiveTableLongIT}). {@code -Drekey.random.seed=N} reruns one case;
  * {@code -Drekey.random.cases=N} runs N seeds instead (a soak: about 5.5 s a case here, bound by
  * the master, which takes one snapshot at a time; one test method, so about 100 fit the ITs'
  * 10-minute limit; a longer soak is several runs, each from its own {@code

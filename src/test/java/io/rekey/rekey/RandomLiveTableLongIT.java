@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 /** More seeds of {@link RandomLiveTableIT}'s randomized live migrations, in the long tier. */
 @LongTier
 class RandomLiveTableLongIT extends OnMiniCluster {
-  static final int CASES = 60;
+  static final int CASES = 48;
 
   @Test
   void everyVerdictOfManyRandomLiveMigrationsIsTrue() throws Exception {

@@ -21,6 +21,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
@@ -185,6 +186,13 @@ class StreamIT {
     TableName source = table("st_bulk_src");
     TableName target = table("st_bulk_dst");
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
+    // Loaded before the stream: a copy taken after the peer holds it, so it is no refusal. (A new
+    // peer starts at its server's current WAL, which still held this load's marker.)
+    TestTables.bulkLoad(
+        source,
+        List.of(
+            new org.apache.hadoop.hbase.KeyValue(
+                b(row(T0, 2, 2)), b("m"), b("body"), T0, b("loaded before"))));
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
       StreamPeer.start(admin, admin, "rekey_bulk", settings);
       TestTables.bulkLoad(
@@ -192,13 +200,18 @@ class StreamIT {
           List.of(
               new org.apache.hadoop.hbase.KeyValue(
                   b(row(T0, 1, 1)), b("m"), b("body"), T0, b("bulk loaded"))));
-      // Its cells are in a file, not in the log: the endpoint sees only the marker.
-      Fences.Refused refused = new Fences.Refused(0, List.of());
-      for (int i = 0; i < 150 && refused.count() == 0; i++) {
-        Thread.sleep(200);
-        refused =
-            Fences.refused(MiniHBase.util().getConnection(), settings.fenceTable(), "rekey_bulk");
+      // A write after the load: once it is in the target, the load's marker was shipped too.
+      TestTables.put(
+          source, List.of(new Put(b(row(T0, 3, 3))).addColumn(b("m"), b("body"), T0, b("after"))));
+      byte[] after = settings.mapping().map(b(row(T0, 3, 3)), (f, q) -> null);
+      try (Table t = MiniHBase.util().getConnection().getTable(target)) {
+        for (int i = 0; i < 150 && t.get(new Get(after)).isEmpty(); i++) {
+          Thread.sleep(200);
+        }
       }
+      // Its cells are in a file, not in the log: the endpoint sees only the marker.
+      Fences.Refused refused =
+          Fences.refused(MiniHBase.util().getConnection(), settings.fenceTable(), "rekey_bulk");
       assertThat(refused.count()).isEqualTo(1);
       assertThat(refused.examples().get(0))
           .startsWith("HBASE::BULK_LOAD into ")
