@@ -186,13 +186,6 @@ class StreamIT {
     TableName source = table("st_bulk_src");
     TableName target = table("st_bulk_dst");
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
-    // Loaded before the stream: a copy taken after the peer holds it, so it is no refusal. (A new
-    // peer starts at its server's current WAL, which still held this load's marker.)
-    TestTables.bulkLoad(
-        source,
-        List.of(
-            new org.apache.hadoop.hbase.KeyValue(
-                b(row(T0, 2, 2)), b("m"), b("body"), T0, b("loaded before"))));
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
       StreamPeer.start(admin, admin, "rekey_bulk", settings);
       TestTables.bulkLoad(
