@@ -46,7 +46,9 @@ import org.apache.spark.api.java.JavaSparkContext;
  * stream the way {@code stream start} does (a disabled peer, the copy, the peer enabled), proves
  * the copy with a recorded {@code verify}, then runs a steady write load on the source for a while
  * (new messages stamped now, a tenth of them stamped a day ago, whole-row and column deletes) while
- * a probe measures the stream's lag end to end: a cell written to the source, then read from the
+ * a probe measures the stream's lag end to end (the pace, {@code -Dbench.loadCellsPerSecond},
+ * default 20,000; 0 writes as fast as one client goes, which outran the stream and, before it wrote
+ * in chunks, ran the local HBase's 2 GB heap out): a cell written to the source, then read from the
  * target under its new key until it is there. Then the writers stop and it times {@code stream
  * switch} (writers stopped → "switch"), and beside it, on the same tables, the switch of the
  * timestamp path: an incremental sync right after the stop (not timed, as an operator runs them
@@ -69,6 +71,7 @@ public final class StreamBenchmark {
     Path out = Path.of(args.length > 1 ? args[1] : "var/bench/stream-bench.json");
     int rounds = Integer.parseInt(System.getProperty("bench.rounds", "4"));
     long loadSeconds = Long.parseLong(System.getProperty("bench.loadSeconds", "30"));
+    long loadRate = Long.parseLong(System.getProperty("bench.loadCellsPerSecond", "20000"));
     HBaseSettings settings = RekeyBenchmark.clusterSettings();
     Configuration conf = settings.toConfiguration();
     JavaSparkContext sc = RekeyBenchmark.spark("stream-bench");
@@ -84,7 +87,9 @@ public final class StreamBenchmark {
       report.put(
           "load",
           loadSeconds
-              + " s of writes as fast as one client's buffered mutator goes: new messages stamped"
+              + " s of writes by one client's buffered mutator at "
+              + (loadRate > 0 ? loadRate + " cells/s" : "its full speed")
+              + ": new messages stamped"
               + " now, every tenth stamped a day ago (which the endpoint reads back from both"
               + " tables), every 50th a whole-row delete and every 50th"
               + " a column delete of a message written before");
@@ -136,7 +141,7 @@ public final class StreamBenchmark {
                             RunFiles.staging(conf, null))
                         .targetCells());
 
-        Load load = new Load(connection, round);
+        Load load = new Load(connection, round, loadRate);
         Thread writer = new Thread(load::write, "bench-writer");
         writer.start();
         List<Double> lags = probe(connection, mapping, loadSeconds, round);
@@ -285,10 +290,15 @@ public final class StreamBenchmark {
     final AtomicLong cells = new AtomicLong();
     private final Connection connection;
     private final int round;
+    private final long cellsPerSecond;
 
-    Load(Connection connection, int round) {
+    /**
+     * @param cellsPerSecond the pace; 0: as fast as the mutator goes
+     */
+    Load(Connection connection, int round, long cellsPerSecond) {
       this.connection = connection;
       this.round = round;
+      this.cellsPerSecond = cellsPerSecond;
     }
 
     void write() {
@@ -296,8 +306,15 @@ public final class StreamBenchmark {
       MessageGenerator generator =
           new MessageGenerator(5_000 + round, 1_000, System.currentTimeMillis(), 0, 1);
       List<byte[]> written = new ArrayList<>();
+      long start = System.nanoTime();
       try (BufferedMutator m = connection.getBufferedMutator(TableName.valueOf(SOURCE))) {
         for (long n = 0; running.get(); n++) {
+          long due = cellsPerSecond == 0 ? 0 : cells.get() * 1_000 / cellsPerSecond;
+          long ahead = due - (System.nanoTime() - start) / 1_000_000;
+          if (ahead > 0) {
+            m.flush();
+            Thread.sleep(ahead);
+          }
           Message message = generator.next();
           byte[] row = Bytes.toBytes(message.rowKey());
           Put p = new Put(row);

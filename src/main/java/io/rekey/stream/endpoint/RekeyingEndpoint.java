@@ -51,6 +51,13 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private static final int CLIENT_RETRIES = 3;
   private static final int CLIENT_TIMEOUT_MS = 20_000;
 
+  /**
+   * Target rows written in one call. A replication batch can hold hundreds of thousands of rows (a
+   * client's multi-row put is one WAL entry), and writing them in one call ran a region server with
+   * 2 GB of heap out of memory under the stream benchmark's load.
+   */
+  private static final int WRITE_CHUNK = 1_000;
+
   private enum State {
     NEW,
     RUNNING,
@@ -134,11 +141,11 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         }
         refused.addAll(mapped.rejected());
         mutations.addAll(mapped.mutations());
+        if (mutations.size() >= WRITE_CHUNK) {
+          writeChunk(s, mutations, stamped);
+        }
       }
-      if (!mutations.isEmpty()) {
-        write(s.target(), mutations);
-      }
-      readBack(s, stamped);
+      writeChunk(s, mutations, stamped);
       if (!refused.isEmpty()) {
         // Recorded where status and the switch read them: never dropped silently.
         try (Table t = target().getTable(s.fenceTable())) {
@@ -173,6 +180,21 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
       sleep(pause);
       return false;
     }
+  }
+
+  /**
+   * Writes the target rows gathered so far, in edit order, then reads back the cells stamped in the
+   * past among them; empties both lists.
+   */
+  private void writeChunk(
+      StreamSettings s, List<RowMutations> mutations, List<HiddenCells.Stamped> stamped)
+      throws IOException, InterruptedException {
+    if (!mutations.isEmpty()) {
+      write(s.target(), mutations);
+    }
+    readBack(s, stamped);
+    mutations.clear();
+    stamped.clear();
   }
 
   /**
