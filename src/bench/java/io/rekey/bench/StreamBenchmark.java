@@ -20,7 +20,6 @@ import io.rekey.stream.StreamSwitch;
 import io.rekey.stream.StreamSwitchResult;
 import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.verify.VerifyJob;
-import io.rekey.verify.VerifyOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -127,17 +126,7 @@ public final class StreamBenchmark {
                 () ->
                     VerifyJob.recorded(
                             job,
-                            new VerifyOptions(
-                                TableName.valueOf(SOURCE),
-                                TableName.valueOf(TARGET),
-                                mapping,
-                                ReadMode.LIVE_SCAN,
-                                1000,
-                                false,
-                                null,
-                                STATE,
-                                null,
-                                false),
+                            SyncBenchmark.verify(SOURCE, TARGET, STATE, ReadMode.LIVE_SCAN),
                             RunFiles.staging(conf, null))
                         .targetCells());
 

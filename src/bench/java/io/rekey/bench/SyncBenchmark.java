@@ -141,17 +141,7 @@ public final class SyncBenchmark {
                 () ->
                     VerifyJob.tables(
                             new JobContext(sc, connection, conf),
-                            new VerifyOptions(
-                                TableName.valueOf(SOURCE),
-                                TableName.valueOf(TARGET),
-                                RekeyOptions.mapping(SOURCE_KEY, TARGET_KEY),
-                                ReadMode.SNAPSHOT,
-                                1000,
-                                false,
-                                null,
-                                STATE,
-                                null,
-                                false),
+                            verify(SOURCE, TARGET, STATE, ReadMode.SNAPSHOT),
                             RunFiles.staging(conf, null))
                         .targetCells());
         RepairResult[] repaired = new RepairResult[2];
@@ -248,6 +238,23 @@ public final class SyncBenchmark {
         .with("state-table", state)
         .with("safety-lag", String.valueOf(LAG_SECONDS))
         .with("allow-short-lag", "true");
+  }
+
+  /**
+   * A full comparison of a bench migration through the bench mapping, as {@code verify} runs it.
+   */
+  static VerifyOptions verify(String source, String target, String state, ReadMode read) {
+    return new VerifyOptions(
+        TableName.valueOf(source),
+        TableName.valueOf(target),
+        RekeyOptions.mapping(SOURCE_KEY, TARGET_KEY),
+        read,
+        1000,
+        false,
+        null,
+        state,
+        null,
+        false);
   }
 
   /** {@code to} becomes a fresh clone of {@code from} (a snapshot's links: no data copied). */
