@@ -208,11 +208,9 @@ public final class StreamBenchmark {
         System.err.println("bench stream round " + r);
         measured.add(r);
       }
-      List<Map<String, Object>> counted =
-          measured.subList(Math.min(1, measured.size() - 1), measured.size());
-      report.put("rounds", measured);
-      report.put("measured", "medians of rounds 2.." + rounds + "; round 1 warms up");
-      for (String key :
+      SyncBenchmark.medians(
+          report,
+          measured,
           List.of(
               "switchPauseSeconds",
               "finalSyncRepairSeconds",
@@ -221,9 +219,7 @@ public final class StreamBenchmark {
               "lagP99Seconds",
               "loadCellsPerSecond",
               "copySeconds",
-              "verifySeconds")) {
-        report.put(key + "Median", SyncBenchmark.median(counted, key));
-      }
+              "verifySeconds"));
       report.put(
           "target",
           "switch pause <= 10 s on every table size (against sync --final --repair beside it);"

@@ -133,13 +133,8 @@ public final class StreamThroughputBenchmark {
         System.err.println("bench stream throughput round " + r);
         measured.add(r);
       }
-      List<Map<String, Object>> counted =
-          measured.subList(Math.min(1, measured.size() - 1), measured.size());
-      report.put("rounds", measured);
-      report.put("measured", "medians of rounds 2.." + rounds + "; round 1 warms up");
-      for (String key : List.of("hbaseCellsPerSecond", "rekeyCellsPerSecond", "rekeyVsHBase")) {
-        report.put(key + "Median", SyncBenchmark.median(counted, key));
-      }
+      SyncBenchmark.medians(
+          report, measured, List.of("hbaseCellsPerSecond", "rekeyCellsPerSecond", "rekeyVsHBase"));
       report.put("target", "the stream's throughput >= 0.7x HBase's replication of the same table");
       report.put("processPeakRssMiB", RekeyBenchmark.peakRssMiB());
     }

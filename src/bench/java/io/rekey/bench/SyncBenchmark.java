@@ -359,6 +359,21 @@ public final class SyncBenchmark {
     }
   }
 
+  /**
+   * Puts every round into {@code report}, and for each of {@code keys} its median over the rounds
+   * after the first (a warm-up) as {@code KEYMedian}.
+   */
+  static void medians(
+      Map<String, Object> report, List<Map<String, Object>> measured, List<String> keys) {
+    List<Map<String, Object>> counted =
+        measured.subList(Math.min(1, measured.size() - 1), measured.size());
+    report.put("rounds", measured);
+    report.put("measured", "medians of rounds 2.." + measured.size() + "; round 1 warms up");
+    for (String key : keys) {
+      report.put(key + "Median", median(counted, key));
+    }
+  }
+
   static double median(List<Map<String, Object>> rounds, String key) {
     List<Double> values = new ArrayList<>();
     for (Map<String, Object> r : rounds) {
