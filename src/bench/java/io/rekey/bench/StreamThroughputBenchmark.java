@@ -174,7 +174,8 @@ public final class StreamThroughputBenchmark {
   }
 
   /**
-   * Writes {@code messages} generated messages, stamped now, then one last row after them.
+   * Writes {@code messages} generated messages, stamped by the server but every tenth a day ago,
+   * then one last row after them.
    *
    * @return cells written, and the timestamp field of the last row's key
    */
@@ -188,8 +189,11 @@ public final class StreamThroughputBenchmark {
       for (int i = 0; i < messages; i++) {
         Message message = generator.next();
         Put p = new Put(Bytes.toBytes(message.rowKey()));
+        // Stamped by the server as most writers' cells are, every tenth message a day ago (a
+        // backfill, which the stream reads back from both tables: HiddenCells).
+        long stamp = i % 10 == 9 ? now - 86_400_000L : HConstants.LATEST_TIMESTAMP;
         for (Message.GeneratedCell cell : message.cells()) {
-          p.addColumn(M, Bytes.toBytes(cell.qualifier()), now, cell.value());
+          p.addColumn(M, Bytes.toBytes(cell.qualifier()), stamp, cell.value());
           cells++;
         }
         m.mutate(p);
