@@ -5,24 +5,29 @@ import io.rekey.keys.KeyInverse;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.wal.WALEdit;
 
 /**
  * Turns the cells of one WAL edit of the source into what the target must receive: each cell under
- * its row's new key, with its own timestamp and type (a Put, or a delete marker of any kind), in
- * the edit's order, one {@link RowMutations} per target row. Applying the result twice leaves the
- * target as once: a cell is identified by its row, column, timestamp and type, so writing it again
- * writes the same cell.
+ * its row's new key, with its own timestamp and type (a Put, or a delete marker of any kind): one
+ * {@link Put} of a target row's cells and one {@link Delete} of its markers. Applying the result
+ * twice leaves the target as once: a cell is identified by its row, column, timestamp and type, so
+ * writing it again writes the same cell. Nor does the order in which they are applied matter: under
+ * HBase's default version semantics a marker hides the cells at or below its timestamp whenever
+ * either was written (tables with {@code NEW_VERSION_BEHAVIOR} are not streamed), so the rows can
+ * go out as plain batches, as HBase's own replication sink sends them.
  *
  * <p>Only layouts whose target key is made from the row key alone: a key bound to a column needs
  * the row's current value of that column, which an edit that did not change it does not carry. A
@@ -72,14 +77,15 @@ public final class EditMapper {
    * The mapped mutations of {@code cells} (an edit's cells; WAL markers are skipped), and the rows
    * that cannot be mapped.
    *
-   * @param mutations one per target row, in the order the edit first names it
+   * @param mutations for each target row, in the order the edit first names it, a Put of its cells
+   *     and a Delete of its markers (either left out when it has none)
    * @param rejected one line per source row the mapping refuses: the row and the reason
    * @param rejectedCells the cells of those rows
    * @param stampedBefore the Puts stamped before the edit was logged, which a delete marker one
    *     table compacted away and the other did not may hide in one only ({@link HiddenCells})
    */
   public record Mapped(
-      List<RowMutations> mutations,
+      List<Mutation> mutations,
       List<String> rejected,
       long rejectedCells,
       List<HiddenCells.Stamped> stampedBefore) {}
@@ -90,13 +96,13 @@ public final class EditMapper {
    * @param loggedAt when the edit was logged (its WAL key's write time), epoch millis
    */
   public Mapped map(List<Cell> cells, long loggedAt) throws IOException {
-    List<RowMutations> out = new ArrayList<>();
+    // A client's multi-row put is one edit: tens of thousands of rows, found again by key.
+    Map<ByteBuffer, TargetRow> rows = new LinkedHashMap<>();
     List<HiddenCells.Stamped> stamped = new ArrayList<>();
     List<String> rejected = new ArrayList<>();
     long rejectedCells = 0;
     byte[] sourceRow = null;
-    byte[] targetRow = null;
-    RowMutations current = null;
+    TargetRow current = null;
     for (Cell cell : cells) {
       if (WALEdit.isMetaEditFamily(cell)) {
         if (CellUtil.matchingQualifier(cell, WALEdit.BULK_LOAD)) {
@@ -111,52 +117,71 @@ public final class EditMapper {
         }
         continue;
       }
-      byte[] row = CellUtil.cloneRow(cell);
-      if (sourceRow == null || !Arrays.equals(row, sourceRow)) {
-        sourceRow = row;
+      if (sourceRow == null || !CellUtil.matchingRows(cell, sourceRow)) {
+        sourceRow = CellUtil.cloneRow(cell);
         try {
-          targetRow = rowKey.of(row);
+          byte[] targetRow = rowKey.of(sourceRow);
+          current = rows.computeIfAbsent(ByteBuffer.wrap(targetRow), k -> new TargetRow(targetRow));
         } catch (KeyReject e) {
-          targetRow = null;
-          rejected.add(Bytes.toStringBinary(row) + "\t" + e);
+          current = null;
+          rejected.add(Bytes.toStringBinary(sourceRow) + "\t" + e);
         }
-        current = null;
       }
-      if (targetRow == null) {
+      if (current == null) {
         rejectedCells++;
         continue;
       }
-      if (current == null || !Arrays.equals(current.getRow(), targetRow)) {
-        current = rowMutations(out, targetRow);
-      }
-      KeyValue moved = moved(cell, targetRow);
+      KeyValue moved = moved(cell, current.row);
       if (CellUtil.isDelete(cell.getTypeByte())) {
-        current.add(new Delete(targetRow).add(moved));
+        current.delete().add(moved);
       } else {
-        current.add(new Put(targetRow).add(moved));
+        current.put().add(moved);
         if (HiddenCells.stampedBefore(cell, loggedAt)) {
           stamped.add(
               new HiddenCells.Stamped(
                   sourceRow,
-                  targetRow,
+                  current.row,
                   CellUtil.cloneFamily(cell),
                   CellUtil.cloneQualifier(cell),
                   cell.getTimestamp()));
         }
       }
     }
+    List<Mutation> out = new ArrayList<>(rows.size());
+    for (TargetRow r : rows.values()) {
+      if (r.put != null) {
+        out.add(r.put);
+      }
+      if (r.delete != null) {
+        out.add(r.delete);
+      }
+    }
     return new Mapped(out, rejected, rejectedCells, stamped);
   }
 
-  private static RowMutations rowMutations(List<RowMutations> out, byte[] row) {
-    for (RowMutations m : out) {
-      if (Arrays.equals(m.getRow(), row)) {
-        return m;
-      }
+  /** One target row's cells and markers, gathered from an edit. */
+  private static final class TargetRow {
+    private final byte[] row;
+    private Put put;
+    private Delete delete;
+
+    TargetRow(byte[] row) {
+      this.row = row;
     }
-    RowMutations m = new RowMutations(row);
-    out.add(m);
-    return m;
+
+    Put put() {
+      if (put == null) {
+        put = new Put(row);
+      }
+      return put;
+    }
+
+    Delete delete() {
+      if (delete == null) {
+        delete = new Delete(row);
+      }
+      return delete;
+    }
   }
 
   /** The cell under {@code row}: the same family, qualifier, timestamp, type and value. */

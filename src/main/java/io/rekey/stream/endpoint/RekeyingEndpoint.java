@@ -11,10 +11,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
+import org.apache.hadoop.hbase.client.BufferedMutator;
+import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.replication.ReplicationEndpoint;
 import org.apache.hadoop.hbase.replication.ReplicationPeerConfig;
@@ -52,11 +53,15 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private static final int CLIENT_TIMEOUT_MS = 20_000;
 
   /**
-   * Target rows written in one call. A replication batch can hold hundreds of thousands of rows (a
-   * client's multi-row put is one WAL entry), and writing them in one call ran a region server with
-   * 2 GB of heap out of memory under the stream benchmark's load.
+   * Bytes of target rows the endpoint holds before it sends them: a replication batch can hold
+   * hundreds of thousands of rows (a client's multi-row put is one WAL entry), and writing one in a
+   * single call ran a region server with 2 GB of heap out of memory under the stream benchmark's
+   * load. The client's buffered mutator sends each full buffer while the next is being mapped.
    */
-  private static final int WRITE_CHUNK = 1_000;
+  private static final long WRITE_BUFFER_BYTES = 4L << 20;
+
+  /** Cells stamped in the past read back at a time (two batched reads, after a flush). */
+  private static final int READ_BACK_CHUNK = 1_000;
 
   private enum State {
     NEW,
@@ -116,12 +121,16 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   @Override
   public boolean replicate(ReplicateContext batch) {
     StreamSettings s = settings;
-    List<RowMutations> mutations = new ArrayList<>();
     List<String> refused = new ArrayList<>();
     List<HiddenCells.Stamped> stamped = new ArrayList<>();
     // Fences seen in this batch, with the source edits that followed each (a writer not stopped).
     Map<Fences.Fence, Long> fences = new LinkedHashMap<>();
-    try {
+    long rows = 0;
+    byte[] firstRow = null;
+    try (BufferedMutator out =
+        target()
+            .getBufferedMutator(
+                new BufferedMutatorParams(s.target()).writeBufferSize(WRITE_BUFFER_BYTES))) {
       for (WAL.Entry entry : batch.getEntries()) {
         TableName table = entry.getKey().getTableName();
         if (table.equals(s.fenceTable())) {
@@ -135,17 +144,24 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         fences.replaceAll((f, after) -> after + 1);
         EditMapper.Mapped mapped =
             mapper.map(entry.getEdit().getCells(), entry.getKey().getWriteTime());
-        stamped.addAll(mapped.stampedBefore());
         for (String row : mapped.rejected()) {
           LOG.warn("rekey stream {} -> {}: cannot map row {}", s.source(), s.target(), row);
         }
         refused.addAll(mapped.rejected());
-        mutations.addAll(mapped.mutations());
-        if (mutations.size() >= WRITE_CHUNK) {
-          writeChunk(s, mutations, stamped);
+        if (firstRow == null && !mapped.mutations().isEmpty()) {
+          firstRow = mapped.mutations().get(0).getRow();
+        }
+        rows += mapped.mutations().size();
+        out.mutate(mapped.mutations());
+        stamped.addAll(mapped.stampedBefore());
+        if (stamped.size() >= READ_BACK_CHUNK) {
+          out.flush();
+          readBack(s, stamped);
         }
       }
-      writeChunk(s, mutations, stamped);
+      // Every row is in the target before the cells are read back and the fences acknowledged.
+      out.flush();
+      readBack(s, stamped);
       if (!refused.isEmpty()) {
         // Recorded where status and the switch read them: never dropped silently.
         try (Table t = target().getTable(s.fenceTable())) {
@@ -166,14 +182,12 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
       int failures = failedInARow.incrementAndGet();
       long pause = Math.min(MAX_PAUSE_MS, 500L << Math.min(failures - 1, 6));
       LOG.warn(
-          "rekey stream {} -> {}: cannot write {} target rows (first {}), attempt {} in a row;"
-              + " HBase ships the batch again in {} ms: {}",
+          "rekey stream {} -> {}: cannot write {} target mutations (first row {}), attempt {} in a"
+              + " row; HBase ships the batch again in {} ms: {}",
           s.source(),
           s.target(),
-          mutations.size(),
-          mutations.isEmpty()
-              ? "-"
-              : org.apache.hadoop.hbase.util.Bytes.toStringBinary(mutations.get(0).getRow()),
+          rows,
+          firstRow == null ? "-" : org.apache.hadoop.hbase.util.Bytes.toStringBinary(firstRow),
           failures,
           pause,
           e.toString());
@@ -183,23 +197,8 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   }
 
   /**
-   * Writes the target rows gathered so far, in edit order, then reads back the cells stamped in the
-   * past among them; empties both lists.
-   */
-  private void writeChunk(
-      StreamSettings s, List<RowMutations> mutations, List<HiddenCells.Stamped> stamped)
-      throws IOException, InterruptedException {
-    if (!mutations.isEmpty()) {
-      write(s.target(), mutations);
-    }
-    readBack(s, stamped);
-    mutations.clear();
-    stamped.clear();
-  }
-
-  /**
    * Reads the cells stamped in the past back from both tables, and records the ones that read
-   * differently for the switch ({@link HiddenCells}).
+   * differently for the switch ({@link HiddenCells}); empties {@code stamped}.
    */
   private void readBack(StreamSettings s, List<HiddenCells.Stamped> stamped) throws IOException {
     if (stamped.isEmpty()) {
@@ -210,6 +209,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         Table to = target().getTable(s.target())) {
       differing = HiddenCells.differing(from, to, stamped);
     }
+    stamped.clear();
     if (differing.isEmpty()) {
       return;
     }
@@ -252,13 +252,6 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   static boolean severalWals(Configuration server) {
     String provider = server.getTrimmed("hbase.wal.provider", "");
     return provider.equalsIgnoreCase("multiwal") || provider.endsWith(".RegionGroupingProvider");
-  }
-
-  private void write(TableName table, List<RowMutations> mutations)
-      throws IOException, InterruptedException {
-    try (Table t = target().getTable(table)) {
-      t.batch(mutations, new Object[mutations.size()]);
-    }
   }
 
   /** A connection to the source's own cluster, to read cells back. */

@@ -4,23 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.rekey.keys.KeyMapping;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.KeyValue;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
-import org.apache.hadoop.hbase.client.RowMutations;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.wal.WALEdit;
 import org.junit.jupiter.api.Test;
 
 /**
  * A WAL edit's cells become the target's: each under its row's new key with its own timestamp, type
- * and value, in the edit's order, one row's mutations together; markers of the WAL itself are
- * skipped and rows the layout refuses are counted with their reason.
+ * and value, in the edit's order, a target row's cells in one Put and its markers in one Delete;
+ * markers of the WAL itself are skipped and rows the layout refuses are counted with their reason.
  */
 class EditMapperTest {
   private static final KeyMapping MAPPING =
@@ -58,19 +57,19 @@ class EditMapperTest {
               assertThat(s.timestamp()).isEqualTo(42);
             });
     byte[] alice5 = MAPPING.map(b("5_alice"), (f, q) -> null);
+    byte[] bob6 = MAPPING.map(b("6_bob"), (f, q) -> null);
+    // Per target row in the edit's order, a Put of its cells and a Delete of its markers.
     assertThat(mapped.mutations())
-        .extracting(m -> Bytes.toStringBinary(m.getRow()))
+        .extracting(m -> Bytes.toStringBinary(m.getRow()) + " " + m.getClass().getSimpleName())
         .containsExactly(
-            Bytes.toStringBinary(alice5),
-            Bytes.toStringBinary(MAPPING.map(b("6_bob"), (f, q) -> null)));
-    RowMutations alice = mapped.mutations().get(0);
-    assertThat(alice.getMutations()).hasSize(5);
-    assertThat(alice.getMutations().get(0)).isInstanceOf(Put.class);
-    for (int i = 1; i < 5; i++) {
-      assertThat(alice.getMutations().get(i)).isInstanceOf(Delete.class);
-    }
+            Bytes.toStringBinary(alice5) + " Put",
+            Bytes.toStringBinary(alice5) + " Delete",
+            Bytes.toStringBinary(bob6) + " Put");
+    List<Cell> alice = new ArrayList<>(cells(mapped.mutations().get(0)));
+    alice.addAll(cells(mapped.mutations().get(1)));
+    assertThat(alice).hasSize(5);
     for (int i = 0; i < 5; i++) {
-      Cell out = only(alice.getMutations().get(i));
+      Cell out = alice.get(i);
       Cell in = edit.get(i);
       assertThat(org.apache.hadoop.hbase.CellUtil.cloneRow(out)).isEqualTo(alice5);
       assertThat(out.getTimestamp()).isEqualTo(in.getTimestamp());
@@ -78,6 +77,26 @@ class EditMapperTest {
       assertThat(org.apache.hadoop.hbase.CellUtil.matchingColumn(out, in)).isTrue();
       assertThat(org.apache.hadoop.hbase.CellUtil.matchingValue(out, in)).isTrue();
     }
+  }
+
+  @Test
+  void aClientsMultiRowPutBecomesOnePutPerTargetRowWhateverItsSize() throws Exception {
+    List<Cell> edit = new ArrayList<>();
+    for (int i = 0; i < 20_000; i++) {
+      edit.add(cell(i + "_u" + i, "body", TS, KeyValue.Type.Put));
+      edit.add(cell(i + "_u" + i, "sender", TS, KeyValue.Type.Put));
+    }
+    EditMapper.Mapped mapped = new EditMapper(MAPPING).map(edit, TS);
+    assertThat(mapped.mutations())
+        .hasSize(20_000)
+        .allSatisfy(m -> assertThat(m).isInstanceOf(Put.class));
+    assertThat(cells(mapped.mutations().get(19_999)))
+        .extracting(c -> Bytes.toString(org.apache.hadoop.hbase.CellUtil.cloneQualifier(c)))
+        .containsExactly("body", "sender");
+  }
+
+  private static List<Cell> cells(Mutation m) {
+    return m.getFamilyCellMap().values().stream().flatMap(List::stream).toList();
   }
 
   @Test
@@ -149,7 +168,7 @@ class EditMapperTest {
     assertThat(back.mutations())
         .singleElement()
         .satisfies(m -> assertThat(m.getRow()).isEqualTo(b("5_alice")));
-    assertThat(only(back.mutations().get(0).getMutations().get(0)).getTimestamp()).isEqualTo(42);
+    assertThat(only(back.mutations().get(0)).getTimestamp()).isEqualTo(42);
     assertThat(back.rejected()).singleElement().asString().startsWith("a key of another shape\t");
 
     StreamSettings lossy =
