@@ -154,6 +154,36 @@ class StreamSwitchIT {
         .contains(
             "the stream could not place 1 source row(s) under the layout (first: not-a-time_key");
 
+    // A backfill that a delete marker hides in the target only: the source major-compacted the
+    // marker away before the backfill came, the target still holds the copy the stream wrote. The
+    // endpoint reads the backfill back from both tables and records it; the switch refuses until
+    // the target is compacted and the cell written again, as the refusal says.
+    byte[] hiddenRow = b(StreamIT.T0 + 7 + "_user2_o7");
+    try (var t = MiniHBase.util().getConnection().getTable(SOURCE)) {
+      t.delete(new Delete(hiddenRow, StreamIT.T0 + 7));
+      StreamIT.awaitMapped(SOURCE, TARGET, mapping);
+      MiniHBase.util().flush(SOURCE);
+      MiniHBase.util().compact(SOURCE, true);
+      Put backfill =
+          new Put(hiddenRow).addColumn(b("m"), b("body"), StreamIT.T0 + 6, b("backfill"));
+      t.put(backfill);
+      CliRun hidden = switchNow("--accept-unmapped", "1");
+      assertThat(hidden.exit()).as(hidden.toString()).isEqualTo(ExitCode.FINDINGS);
+      assertThat(hidden.out())
+          .contains("1 cell(s) stamped in the past read differently from the source and the target")
+          .contains(
+              Bytes.toStringBinary(hiddenRow)
+                  + "/m:body@"
+                  + (StreamIT.T0 + 6)
+                  + " is read from the source but hidden in the target");
+      // (The refusal was due: the target hides what the source shows.)
+      assertThat(StreamIT.actual(TARGET)).isNotEqualTo(StreamIT.expected(SOURCE, mapping));
+      MiniHBase.util().flush(TARGET);
+      MiniHBase.util().compact(TARGET, true);
+      t.put(backfill);
+      StreamIT.awaitMapped(SOURCE, TARGET, mapping);
+    }
+
     // A writer that has not stopped: refused, whatever timestamps it writes.
     AtomicBoolean writing = new AtomicBoolean(true);
     AtomicInteger next = new AtomicInteger(1000);

@@ -3,7 +3,10 @@ package io.rekey.stream.endpoint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.client.Connection;
@@ -113,30 +116,53 @@ public final class HiddenCells {
 
   /**
    * Of {@code cells}, each read from both tables: the ones one of them shows and the other hides.
+   * The cells of a row at one timestamp (a message's columns, written together) are read in one Get
+   * from each table.
    */
   static List<Seen> differing(Table source, Table target, List<Stamped> cells) throws IOException {
     if (cells.isEmpty()) {
       return List.of();
     }
-    List<Get> fromSource = new ArrayList<>();
-    List<Get> fromTarget = new ArrayList<>();
+    Map<RowAt, List<Stamped>> groups = new LinkedHashMap<>();
     for (Stamped c : cells) {
-      fromSource.add(get(c.sourceRow(), c));
-      fromTarget.add(get(c.targetRow(), c));
+      groups
+          .computeIfAbsent(
+              new RowAt(ByteBuffer.wrap(c.sourceRow()), c.timestamp()), k -> new ArrayList<>())
+          .add(c);
+    }
+    List<Get> fromSource = new ArrayList<>(groups.size());
+    List<Get> fromTarget = new ArrayList<>(groups.size());
+    for (List<Stamped> group : groups.values()) {
+      fromSource.add(get(group, Stamped::sourceRow));
+      fromTarget.add(get(group, Stamped::targetRow));
     }
     Result[] inSource = source.get(fromSource);
     Result[] inTarget = target.get(fromTarget);
     List<Seen> out = new ArrayList<>();
-    for (int i = 0; i < cells.size(); i++) {
-      if (inSource[i].isEmpty() != inTarget[i].isEmpty()) {
-        out.add(new Seen(cells.get(i), !inSource[i].isEmpty()));
+    int g = 0;
+    for (List<Stamped> group : groups.values()) {
+      for (Stamped c : group) {
+        boolean sourceShows = inSource[g].containsColumn(c.family(), c.qualifier());
+        if (sourceShows != inTarget[g].containsColumn(c.family(), c.qualifier())) {
+          out.add(new Seen(c, sourceShows));
+        }
       }
+      g++;
     }
     return out;
   }
 
-  private static Get get(byte[] row, Stamped c) throws IOException {
-    return new Get(row).addColumn(c.family(), c.qualifier()).setTimestamp(c.timestamp());
+  /** A source row at one timestamp. */
+  private record RowAt(ByteBuffer row, long timestamp) {}
+
+  /** One Get of the group's columns at their timestamp, from the row {@code row} names. */
+  private static Get get(List<Stamped> group, Function<Stamped, byte[]> row) throws IOException {
+    Stamped first = group.get(0);
+    Get get = new Get(row.apply(first)).setTimestamp(first.timestamp());
+    for (Stamped c : group) {
+      get.addColumn(c.family(), c.qualifier());
+    }
+    return get;
   }
 
   /** The fence table's records of {@code cells}, for the stream of {@code peerId}. */
