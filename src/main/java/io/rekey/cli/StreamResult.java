@@ -3,6 +3,7 @@ package io.rekey.cli;
 import io.rekey.common.JsonResult;
 import io.rekey.stream.StreamPeer;
 import io.rekey.stream.endpoint.Fences;
+import io.rekey.stream.endpoint.WriteRate;
 import java.util.List;
 
 /**
@@ -18,6 +19,8 @@ import java.util.List;
  * @param queues HBase's figures per region server queue of the peer (age of the last shipped edit,
  *     lag, WAL files waiting, edits shipped of WAL entries read): progress, refreshed every few
  *     seconds, not a proof of a drain
+ * @param targetWrites what each WAL queue's endpoint wrote into the target and how fast, as the
+ *     endpoint recorded it (read by {@code stream status}; empty elsewhere)
  * @param refusedRows source rows the stream's layout could not place, recorded by the endpoint and
  *     not written (read by {@code stream status}; 0 elsewhere)
  * @param refusedExamples the first few of them, {@code ROW: REASON}
@@ -33,19 +36,24 @@ public record StreamResult(
     String target,
     String sourceKey,
     String targetKey,
-    List<String> queues,
+    List<StreamPeer.Queue> queues,
+    List<WriteRate.Figure> targetWrites,
     long refusedRows,
     List<String> refusedExamples,
     boolean reverse)
     implements JsonResult {
   static StreamResult of(String peerId, StreamPeer.Status s) {
-    return of(peerId, s, new Fences.Refused(0, List.of()));
+    return of(peerId, s, new Fences.Refused(0, List.of()), List.of());
   }
 
-  static StreamResult of(String peerId, StreamPeer.Status s, Fences.Refused refused) {
+  static StreamResult of(
+      String peerId,
+      StreamPeer.Status s,
+      Fences.Refused refused,
+      List<WriteRate.Figure> targetWrites) {
     if (s == null) {
       return new StreamResult(
-          peerId, false, false, null, null, null, null, List.of(), 0, List.of(), false);
+          peerId, false, false, null, null, null, null, List.of(), List.of(), 0, List.of(), false);
     }
     return new StreamResult(
         peerId,
@@ -56,6 +64,7 @@ public record StreamResult(
         s.settings().sourceKey(),
         s.settings().targetKey(),
         s.queues(),
+        targetWrites,
         refused.count(),
         refused.examples(),
         s.settings().reverse());
@@ -79,8 +88,12 @@ public record StreamResult(
             sourceKey,
             reverse ? "<=" : "=>",
             targetKey));
-    for (String q : queues) {
-      out.append("  queue          ").append(q).append('\n');
+    for (StreamPeer.Queue q : queues) {
+      out.append("  queue          ").append(q.describe()).append('\n');
+    }
+    long now = System.currentTimeMillis();
+    for (WriteRate.Figure w : targetWrites) {
+      out.append("  target writes  ").append(w.describe(now)).append('\n');
     }
     if (refusedRows > 0) {
       out.append("  refused        ")

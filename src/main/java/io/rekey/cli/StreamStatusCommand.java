@@ -2,16 +2,21 @@ package io.rekey.cli;
 
 import io.rekey.stream.StreamPeer;
 import io.rekey.stream.endpoint.Fences;
+import io.rekey.stream.endpoint.WriteRate;
+import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 
-/** {@code stream status}: a stream's peer, its settings and HBase's figures for its queues. */
+/**
+ * {@code stream status}: a stream's peer, its settings, HBase's figures for its queues, what its
+ * endpoint wrote into the target and how fast, and the rows it refused.
+ */
 final class StreamStatusCommand extends StreamCommand {
   @Override
   public About about() {
     return About.of(
         "stream status",
-        "show a stream's replication peer and HBase's figures for its queues (no Spark)",
+        "show a stream's replication peer, HBase's figures for its queues and its target writes",
         StreamResult.class);
   }
 
@@ -22,12 +27,14 @@ final class StreamStatusCommand extends StreamCommand {
     StreamResult result = StreamResult.of(o.peerId(), status);
     if (status != null) {
       try (Connection opened = openTarget(status.settings(), context)) {
+        Connection target = opened != null ? opened : source;
+        TableName fences = status.settings().fenceTable();
         result =
             StreamResult.of(
                 o.peerId(),
                 status,
-                Fences.refused(
-                    opened != null ? opened : source, status.settings().fenceTable(), o.peerId()));
+                Fences.refused(target, fences, o.peerId()),
+                WriteRate.read(target, fences, o.peerId()));
       }
     }
     context.emit(result.text("status"), result);

@@ -44,12 +44,55 @@ public final class StreamPeer {
    * What HBase reports of a stream.
    *
    * @param enabled whether the peer ships edits
-   * @param queues one line per region server queue of the peer: age of the last shipped edit, lag,
-   *     WAL files waiting, edits shipped and WAL entries read; HBase refreshes these every few
-   *     seconds, so they show progress, not that the stream is drained
+   * @param queues HBase's figures of each region server queue of the peer; HBase refreshes them
+   *     every few seconds, so they show progress, not that the stream is drained
    */
   public record Status(
-      String peerId, StreamSettings settings, boolean enabled, List<String> queues) {}
+      String peerId, StreamSettings settings, boolean enabled, List<Queue> queues) {}
+
+  /**
+   * One region server queue of the peer, as HBase's replication load reports it.
+   *
+   * @param server the region server
+   * @param recovered whether it is a dead server's queue this server took over
+   * @param lastShippedAgeMs age of the last shipped edit
+   * @param lagMs HBase's replication lag
+   * @param walFilesWaiting WAL files the server keeps for the stream
+   * @param editsShipped edits shipped since the server started
+   * @param walEntriesRead WAL entries read since the server started
+   * @param behind whether it holds 8 WAL files or more, or lags 10 s or more: a stream that does
+   *     not keep up, whose WALs fill the source's disks
+   */
+  public record Queue(
+      String server,
+      boolean recovered,
+      long lastShippedAgeMs,
+      long lagMs,
+      long walFilesWaiting,
+      long editsShipped,
+      long walEntriesRead,
+      boolean behind) {
+    /** The queue as {@code stream status} prints it. */
+    public String describe() {
+      return server
+          + (recovered ? " (recovered queue)" : "")
+          + ": last shipped edit "
+          + lastShippedAgeMs
+          + " ms old, lag "
+          + lagMs
+          + " ms, "
+          + walFilesWaiting
+          + " WAL file(s) waiting, "
+          + editsShipped
+          + " edit(s) shipped of "
+          + walEntriesRead
+          + " WAL entries read since the server started"
+          + (behind
+              ? " (WARNING: behind; the source's servers keep every WAL until the stream"
+                  + " ships it, so a stream that stays behind fills their disks)"
+              : "");
+    }
+  }
 
   /**
    * Adds the peer, enabled, and the fence table on both clusters: the stream of an existing target.
@@ -176,31 +219,23 @@ public final class StreamPeer {
     if (peer == null) {
       return null;
     }
-    List<String> queues = new ArrayList<>();
+    List<Queue> queues = new ArrayList<>();
     ClusterMetrics metrics =
         admin.getClusterMetrics(java.util.EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS));
     for (Map.Entry<ServerName, ServerMetrics> server : metrics.getLiveServerMetrics().entrySet()) {
       for (ReplicationLoadSource q : server.getValue().getReplicationLoadSourceList()) {
         if (q.getPeerID().equals(peerId)) {
           queues.add(
-              server.getKey().getServerName()
-                  + (q.isRecovered() ? " (recovered queue)" : "")
-                  + ": last shipped edit "
-                  + q.getAgeOfLastShippedOp()
-                  + " ms old, lag "
-                  + q.getReplicationLag()
-                  + " ms, "
-                  + q.getSizeOfLogQueue()
-                  + " WAL file(s) waiting, "
-                  + q.getOPsShipped()
-                  + " edit(s) shipped of "
-                  + q.getEditsRead()
-                  + " WAL entries read since the server started"
-                  + (q.getSizeOfLogQueue() >= WALS_HELD_WARNING
-                          || q.getReplicationLag() >= LAG_WARNING_MS
-                      ? " (WARNING: behind; the source's servers keep every WAL until the stream"
-                          + " ships it, so a stream that stays behind fills their disks)"
-                      : ""));
+              new Queue(
+                  server.getKey().getServerName(),
+                  q.isRecovered(),
+                  q.getAgeOfLastShippedOp(),
+                  q.getReplicationLag(),
+                  q.getSizeOfLogQueue(),
+                  q.getOPsShipped(),
+                  q.getEditsRead(),
+                  q.getSizeOfLogQueue() >= WALS_HELD_WARNING
+                      || q.getReplicationLag() >= LAG_WARNING_MS));
         }
       }
     }

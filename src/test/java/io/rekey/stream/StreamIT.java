@@ -140,11 +140,17 @@ class StreamIT {
       assertThat(expected).hasSize(60 * 3 - 1 - 2 - 3 - 1);
       assertThat(expected).noneMatch(l -> l.contains("not-a-message"));
 
-      CliRun status =
-          CliRun.of("stream", "status", "--target", "st_dst", "--zk", MiniHBase.zkQuorum());
+      // The endpoint records what it wrote right after writing it: status shows every cell, once
+      // (60 rows of 3 cells and 4 delete markers).
+      CliRun status = null;
+      for (int i = 0; i < 50 && (status == null || !status.out().contains(": 184 cells")); i++) {
+        Thread.sleep(status == null ? 0 : 200);
+        status = CliRun.of("stream", "status", "--target", "st_dst", "--zk", MiniHBase.zkQuorum());
+      }
       assertThat(status.exit()).isEqualTo(ExitCode.OK);
       assertThat(status.out())
-          .contains("stream status: st_src -> st_dst (replication peer rekey_st_dst, enabled)");
+          .contains("stream status: st_src -> st_dst (replication peer rekey_st_dst, enabled)")
+          .containsPattern("target writes  \\S+: 184 cells written");
       CliRun stop = CliRun.of("stream", "stop", "--target", "st_dst", "--zk", MiniHBase.zkQuorum());
       assertThat(stop.exit()).isEqualTo(ExitCode.OK);
       assertThat(stop.out())
@@ -201,10 +207,16 @@ class StreamIT {
         for (int i = 0; i < 150 && t.get(new Get(after)).isEmpty(); i++) {
           Thread.sleep(200);
         }
+        assertThat(t.get(new Get(after)).isEmpty()).isFalse();
       }
-      // Its cells are in a file, not in the log: the endpoint sees only the marker.
-      Fences.Refused refused =
-          Fences.refused(MiniHBase.util().getConnection(), settings.fenceTable(), "rekey_bulk");
+      // Its cells are in a file, not in the log: the endpoint sees only the marker, and records
+      // it right after writing the rows of the same batch.
+      Fences.Refused refused = null;
+      for (int i = 0; i < 50 && (refused == null || refused.count() == 0); i++) {
+        Thread.sleep(refused == null ? 0 : 200);
+        refused =
+            Fences.refused(MiniHBase.util().getConnection(), settings.fenceTable(), "rekey_bulk");
+      }
       assertThat(refused.count()).isEqualTo(1);
       assertThat(refused.examples().get(0))
           .startsWith("HBASE::BULK_LOAD into ")
@@ -388,7 +400,10 @@ class StreamIT {
       String queues = "";
       for (int i = 0; i < 150 && !queues.contains("WARNING"); i++) {
         Thread.sleep(200);
-        queues = String.join("\n", StreamPeer.status(admin, "rekey_stall").queues());
+        queues =
+            StreamPeer.status(admin, "rekey_stall").queues().stream()
+                .map(StreamPeer.Queue::describe)
+                .collect(java.util.stream.Collectors.joining("\n"));
       }
       assertThat(queues)
           .contains(

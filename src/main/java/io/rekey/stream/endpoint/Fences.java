@@ -36,9 +36,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * <p>Fence rows are the region's two-byte index, the peer id, a zero byte and the fence's id; the
  * acknowledgements live in the table of the same name on the target's cluster (the endpoint's
  * client reaches only that one), in rows that start with {@code 0xFF}, beside the stream's refused
- * rows ({@code 0xFE}) and its cells read differently ({@code 0xFD}, {@link HiddenCells}); no fence
- * row has their length, so one table serves both when source and target share a cluster. Several
- * streams share the table: an endpoint acknowledges its own peer's fences only.
+ * rows ({@code 0xFE}), its cells read differently ({@code 0xFD}, {@link HiddenCells}) and its
+ * queues' write rates ({@code 0xFC}, {@link WriteRate}); no fence row has their length, so one
+ * table serves both when source and target share a cluster. Several streams share the table: an
+ * endpoint acknowledges its own peer's fences only.
  */
 public final class Fences {
   /** The fence table's family. */
@@ -84,18 +85,18 @@ public final class Fences {
   }
 
   /**
+   * What an acknowledgement says instead of a count when its server writes several WALs ({@code
+   * hbase.wal.provider=multiwal}): the fence is in one of them, so it proves only that one.
+   */
+  public static final long SEVERAL_WALS = -1;
+
+  /**
    * The acknowledgement the endpoint writes once every edit shipped before the fence is in the
    * target.
    *
    * @param sourceEditsAfter source edits that followed the fence in the same shipped batch: a
    *     writer that had not stopped
    */
-  /**
-   * What an acknowledgement says instead of a count when its server writes several WALs ({@code
-   * hbase.wal.provider=multiwal}): the fence is in one of them, so it proves only that one.
-   */
-  public static final long SEVERAL_WALS = -1;
-
   static Put ack(String peerId, Fence fence, long sourceEditsAfter) {
     return new Put(ackRow(peerId, fence.fenceId()))
         .addColumn(FAMILY, Bytes.toBytes(fence.region()), Bytes.toBytes(sourceEditsAfter));

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
@@ -15,6 +16,7 @@ import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
+import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.replication.ReplicationEndpoint;
@@ -79,6 +81,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private volatile Connection local;
   // replicate() runs on one thread per WAL group (several with multiwal).
   private final AtomicInteger failedInARow = new AtomicInteger();
+  private final Map<String, WriteRate.Meter> meters = new ConcurrentHashMap<>();
 
   @Override
   public void init(Context context) throws IOException {
@@ -126,6 +129,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     // Fences seen in this batch, with the source edits that followed each (a writer not stopped).
     Map<Fences.Fence, Long> fences = new LinkedHashMap<>();
     long rows = 0;
+    long cells = 0;
     byte[] firstRow = null;
     try (BufferedMutator out =
         target()
@@ -152,6 +156,9 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
           firstRow = mapped.mutations().get(0).getRow();
         }
         rows += mapped.mutations().size();
+        for (Mutation m : mapped.mutations()) {
+          cells += m.size();
+        }
         out.mutate(mapped.mutations());
         stamped.addAll(mapped.stampedBefore());
         if (stamped.size() >= READ_BACK_CHUNK) {
@@ -172,6 +179,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         // Only now: every edit shipped before each fence is in the target.
         acknowledge(s, fences);
       }
+      recordRate(s, batch.getWalGroupId(), cells);
       failedInARow.set(0);
       return true;
     } catch (VirtualMachineError e) {
@@ -223,6 +231,23 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     }
     try (Table t = target().getTable(s.fenceTable())) {
       t.put(HiddenCells.records(context.getPeerId(), differing));
+    }
+  }
+
+  /**
+   * Counts the batch's cells for its queue (its WAL group; HBase names one for every batch it
+   * ships), and records the queue's count and rate.
+   */
+  private void recordRate(StreamSettings s, String walGroup, long cells) throws IOException {
+    if (cells == 0) {
+      return;
+    }
+    Put rate =
+        meters
+            .computeIfAbsent(walGroup == null ? "-" : walGroup, WriteRate.Meter::new)
+            .written(context.getPeerId(), cells, System.currentTimeMillis());
+    try (Table t = target().getTable(s.fenceTable())) {
+      t.put(rate);
     }
   }
 
