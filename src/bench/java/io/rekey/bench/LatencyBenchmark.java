@@ -6,6 +6,8 @@ import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.index.IndexJob;
 import io.rekey.index.IndexRunOptions;
+import io.rekey.keys.ColumnValues;
+import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
 import io.rekey.pacing.Throttle;
 import io.rekey.rekey.RekeyJob;
@@ -13,6 +15,8 @@ import io.rekey.rekey.RekeyOptions;
 import io.rekey.rekey.SyncJob;
 import io.rekey.rekey.SyncOptions;
 import io.rekey.spark.JobContext;
+import io.rekey.stream.StreamPeer;
+import io.rekey.stream.endpoint.StreamSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,6 +30,8 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -53,6 +59,11 @@ public final class LatencyBenchmark {
   static final String IDLE = "idle";
   static final String SETUP = "setup (not measured)";
 
+  /** The label of the stream's drain of a backlog. */
+  static final String STREAM = "stream (draining a backlog)";
+
+  static final String STREAM_PEER = "rekey_bench_latency";
+
   /** How a label says the job ran with {@code --gentle}. */
   static final String GENTLE = " --gentle";
 
@@ -66,6 +77,7 @@ public final class LatencyBenchmark {
     int rate = Integer.parseInt(System.getProperty("bench.foregroundRate", "200"));
     double putShare = Double.parseDouble(System.getProperty("bench.foregroundPuts", "0.2"));
     int idleSeconds = Integer.parseInt(System.getProperty("bench.idleSeconds", "60"));
+    int streamBacklog = Integer.parseInt(System.getProperty("bench.streamBacklog", "100000"));
     HBaseSettings settings = RekeyBenchmark.clusterSettings();
     Configuration conf = settings.toConfiguration();
     JavaSparkContext sc = RekeyBenchmark.spark("latency-bench");
@@ -89,7 +101,9 @@ public final class LatencyBenchmark {
             + GENTLE
             + " ("
             + Throttle.GENTLE_PRESET.describe()
-            + "), in turn first");
+            + "), in turn first; then the stream once, draining a backlog of "
+            + streamBacklog
+            + " messages written while its peer was disabled (the writes not measured)");
     List<Round> measured = new ArrayList<>();
     try (Connection connection = HBaseConnections.open(settings)) {
       TableName fg = foregroundTable(connection);
@@ -97,7 +111,7 @@ public final class LatencyBenchmark {
           new ForegroundLoad(
               connection, fg, FOREGROUND_ROWS, rate, putShare, LatencyBenchmark::label)) {
         for (int round = 1; round <= rounds; round++) {
-          measured.add(round(sc, connection, conf, from, round, idleSeconds, load));
+          measured.add(round(sc, connection, conf, from, round, idleSeconds, streamBacklog, load));
           System.err.println("bench: latency round " + round + ": " + measured.get(round - 1));
         }
         report.put("foregroundFailures", load.failures());
@@ -119,8 +133,8 @@ public final class LatencyBenchmark {
   /** What the foreground's latencies are labelled with now. */
   private static String label() {
     String p = phase;
-    if (p.equals(IDLE) || p.equals(SETUP)) {
-      return p;
+    if (p.equals(IDLE) || p.equals(SETUP) || p.equals(STREAM)) {
+      return p; // the stream runs in the region server, not in Spark
     }
     return p + (sparkJobs.get() > 0 ? ": Spark job" : ": driver, no Spark job");
   }
@@ -131,7 +145,7 @@ public final class LatencyBenchmark {
   /**
    * Idle first, then the jobs twice: with their defaults and with {@code --gentle}, in turn first
    * (odd rounds start without throttles, even ones with), so neither always runs on a warmer
-   * cluster.
+   * cluster; then the stream.
    */
   private static Round round(
       JavaSparkContext sc,
@@ -140,6 +154,7 @@ public final class LatencyBenchmark {
       String from,
       int round,
       int idleSeconds,
+      int streamBacklog,
       ForegroundLoad load)
       throws Exception {
     phase = SETUP;
@@ -153,6 +168,7 @@ public final class LatencyBenchmark {
     for (boolean g : gentleFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
       jobs(sc, connection, g ? gentle : conf, from, round, g ? GENTLE : "", jobs);
     }
+    stream(connection, round, streamBacklog, jobs);
     phase = SETUP;
     Thread.sleep(1_500); // the last second's sample goes to the audit
 
@@ -243,6 +259,47 @@ public final class LatencyBenchmark {
         "audit (live scan)" + suffix,
         jobs,
         () -> new AuditJob(new JobContext(sc, connection, conf), audit).execute());
+  }
+
+  /**
+   * The stream's own cost, at its full speed: a stream from the last migration's source into its
+   * target ({@code stream start --no-copy}), a backlog of generated messages written into the
+   * source while its peer is disabled (not measured), then the peer enabled and the backlog
+   * drained, timed as {@link #STREAM} until its last row is in the target.
+   */
+  private static void stream(
+      Connection connection, int round, int messages, Map<String, Map<String, Object>> jobs)
+      throws Exception {
+    phase = SETUP;
+    TableName source = TableName.valueOf(SyncBenchmark.SOURCE);
+    TableName target = TableName.valueOf(SyncBenchmark.TARGET);
+    KeyMapping mapping = KeyMapping.parse(SyncBenchmark.SOURCE_KEY, SyncBenchmark.TARGET_KEY);
+    try (Admin admin = connection.getAdmin();
+        Table to = connection.getTable(target)) {
+      StreamPeer.stop(admin, STREAM_PEER);
+      StreamPeer.add(
+          admin,
+          admin,
+          STREAM_PEER,
+          new StreamSettings(
+              source, target, SyncBenchmark.SOURCE_KEY, SyncBenchmark.TARGET_KEY, Map.of()),
+          false);
+      long[] written =
+          StreamThroughputBenchmark.backlog(connection, source, messages, 100L + round);
+      byte[] last = mapping.map(StreamThroughputBenchmark.lastRow(written[1]), ColumnValues.NONE);
+      timed(
+          STREAM,
+          jobs,
+          () -> {
+            StreamPeer.enable(admin, STREAM_PEER);
+            while (to.get(new Get(last)).isEmpty()) {
+              Thread.sleep(20);
+            }
+            return null;
+          });
+      jobs.get(STREAM).put("cells", written[0]);
+      StreamPeer.stop(admin, STREAM_PEER);
+    }
   }
 
   /** Runs one job as the phase {@code name}, recording its seconds and the cores it kept busy. */

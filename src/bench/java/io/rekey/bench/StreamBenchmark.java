@@ -136,7 +136,9 @@ public final class StreamBenchmark {
         List<Double> lags = probe(connection, mapping, loadSeconds, round);
         load.running.set(false);
         writer.join();
-        long stoppedAt = System.currentTimeMillis();
+        // After the writer's last cell, which it may have stamped in this very millisecond: a cell
+        // stamped at the stop counts as written after it (sync --final's --writes-stopped-at).
+        long stoppedAt = System.currentTimeMillis() + 1;
 
         long t0 = System.nanoTime();
         List<String> refusals = new ArrayList<>();

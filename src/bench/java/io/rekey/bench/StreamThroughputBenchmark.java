@@ -109,8 +109,8 @@ public final class StreamThroughputBenchmark {
                     Map.of(HConstants.ZOOKEEPER_QUORUM, peerZk)),
                 false);
           }
-          long[] written = backlog(source, messages, round * 10 + turn);
-          byte[] last = Bytes.toBytes(Long.toString(written[1]) + "_zz_last");
+          long[] written = backlog(source, SOURCE, messages, round * 10 + turn);
+          byte[] last = lastRow(written[1]);
           byte[] lastThere = hbase ? last : mapping.map(last, ColumnValues.NONE);
           long t0 = System.nanoTime();
           admin.enableReplicationPeer(id);
@@ -174,18 +174,18 @@ public final class StreamThroughputBenchmark {
   }
 
   /**
-   * Writes {@code messages} generated messages, stamped by the server but every tenth a day ago,
-   * then one last row after them.
+   * Writes {@code messages} generated messages into {@code table}, stamped by the server but every
+   * tenth a day ago, then one last row after them.
    *
    * @return cells written, and the timestamp field of the last row's key
    */
-  static long[] backlog(Connection c, int messages, long seed) throws Exception {
+  static long[] backlog(Connection c, TableName table, int messages, long seed) throws Exception {
     long now = System.currentTimeMillis();
     MessageGenerator generator = new MessageGenerator(seed, 1_000, now, 0, 1);
     long cells = 0;
     try (BufferedMutator m =
         c.getBufferedMutator(
-            new BufferedMutatorParams(SOURCE).writeBufferSize(RekeyBenchmark.WRITE_BUFFER_BYTES))) {
+            new BufferedMutatorParams(table).writeBufferSize(RekeyBenchmark.WRITE_BUFFER_BYTES))) {
       for (int i = 0; i < messages; i++) {
         Message message = generator.next();
         Put p = new Put(Bytes.toBytes(message.rowKey()));
@@ -201,11 +201,14 @@ public final class StreamThroughputBenchmark {
       m.flush();
     }
     // Written alone after the backlog: its server logs it after every row above.
-    try (Table t = c.getTable(SOURCE)) {
-      t.put(
-          new Put(Bytes.toBytes(Long.toString(now) + "_zz_last"))
-              .addColumn(M, Bytes.toBytes("last"), now, Bytes.toBytes(true)));
+    try (Table t = c.getTable(table)) {
+      t.put(new Put(lastRow(now)).addColumn(M, Bytes.toBytes("last"), now, Bytes.toBytes(true)));
     }
     return new long[] {cells + 1, now};
+  }
+
+  /** The row written after a backlog stamped {@code now}: once it has arrived, so has the rest. */
+  static byte[] lastRow(long now) {
+    return Bytes.toBytes(Long.toString(now) + "_zz_last");
   }
 }
