@@ -21,9 +21,15 @@ import org.apache.hadoop.hbase.TableName;
  * @param settings what a started stream re-keys; null for status, switch and stop
  * @param switching how a switch waits and what it trusts; null but for switch
  * @param reverse whether stop starts the stream the other way (stop only)
+ * @param bandwidth bytes of WAL entries a second each region server ships to the stream, 0 for no
+ *     limit (start only)
  */
 record StreamOptions(
-    String peerId, StreamSettings settings, StreamSwitch.Options switching, boolean reverse) {
+    String peerId,
+    StreamSettings settings,
+    StreamSwitch.Options switching,
+    boolean reverse,
+    long bandwidth) {
   static final OptionDef<String> PEER_ID =
       OptionDef.text(
           "peer-id",
@@ -34,6 +40,17 @@ record StreamOptions(
           "target-zk",
           "HOST:PORT,…",
           "the ZooKeeper quorum of the target's cluster, when it is not the source's");
+
+  static final OptionDef<Long> BANDWIDTH =
+      OptionDef.number(
+              "bandwidth",
+              "BYTES",
+              "bytes of WAL entries each region server ships to the stream a second (HBase's peer"
+                  + " bandwidth, as the shell's set_peer_bandwidth, which changes it later), to"
+                  + " spare the source's own users while a backlog drains; 0: no limit",
+              0,
+              Long.MAX_VALUE)
+          .withDefault(0L);
 
   static final OptionDef<Double> SETTLE =
       OptionDef.decimal(
@@ -73,7 +90,8 @@ record StreamOptions(
         SharedOptions.SOURCE_KEY,
         SharedOptions.TARGET_KEY,
         PEER_ID,
-        TARGET_ZK);
+        TARGET_ZK,
+        BANDWIDTH);
   }
 
   static List<OptionDef<?>> declaredForPeer() {
@@ -115,15 +133,15 @@ record StreamOptions(
           settings.sourceKey(),
           "cannot be streamed: " + e.getMessage());
     }
-    return new StreamOptions(peerId(values, target), settings, null, false);
+    return new StreamOptions(peerId(values, target), settings, null, false, values.get(BANDWIDTH));
   }
 
   static StreamOptions forPeer(OptionValues values) {
-    return new StreamOptions(peerId(values, target(values)), null, null, false);
+    return new StreamOptions(peerId(values, target(values)), null, null, false, 0);
   }
 
   static StreamOptions forStop(OptionValues values) {
-    return new StreamOptions(peerId(values, target(values)), null, null, values.get(REVERSE));
+    return new StreamOptions(peerId(values, target(values)), null, null, values.get(REVERSE), 0);
   }
 
   static StreamOptions forSwitch(OptionValues values) {
@@ -134,7 +152,7 @@ record StreamOptions(
             Duration.ofSeconds(values.get(DRAIN_TIMEOUT)),
             Duration.ofHours(values.get(MAX_VERIFY_AGE)),
             values.get(SharedOptions.ACCEPT_UNMAPPED));
-    return new StreamOptions(peerId(values, target(values)), null, switching, false);
+    return new StreamOptions(peerId(values, target(values)), null, switching, false, 0);
   }
 
   private static TableName target(OptionValues values) {

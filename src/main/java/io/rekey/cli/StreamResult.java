@@ -12,6 +12,7 @@ import java.util.List;
  * @param peerId the stream's replication peer
  * @param exists whether the peer exists after the command
  * @param enabled whether it ships edits; false when it does not exist
+ * @param bandwidth bytes of WAL entries each region server ships it a second; 0 for no limit
  * @param source the table whose WAL edits it re-keys; null when it does not exist
  * @param target the table it writes; null when it does not exist
  * @param sourceKey the source's key layout; null when it does not exist
@@ -32,6 +33,7 @@ public record StreamResult(
     String peerId,
     boolean exists,
     boolean enabled,
+    long bandwidth,
     String source,
     String target,
     String sourceKey,
@@ -53,12 +55,14 @@ public record StreamResult(
       List<WriteRate.Figure> targetWrites) {
     if (s == null) {
       return new StreamResult(
-          peerId, false, false, null, null, null, null, List.of(), List.of(), 0, List.of(), false);
+          peerId, false, false, 0, null, null, null, null, List.of(), List.of(), 0, List.of(),
+          false);
     }
     return new StreamResult(
         peerId,
         true,
         s.enabled(),
+        s.bandwidth(),
         s.settings().source().getNameAsString(),
         s.settings().target().getNameAsString(),
         s.settings().sourceKey(),
@@ -78,12 +82,15 @@ public record StreamResult(
     }
     out.append(
         String.format(
-            "stream %s: %s -> %s (replication peer %s, %s%s)%n  keys           %s %s %s%n",
+            "stream %s: %s -> %s (replication peer %s, %s%s%s)%n  keys           %s %s %s%n",
             verb,
             source,
             target,
             peerId,
             enabled ? "enabled" : "DISABLED",
+            bandwidth > 0
+                ? String.format(", at most %,d bytes a second from each region server", bandwidth)
+                : "",
             reverse ? ", reverse: the migration's keys run backwards" : "",
             sourceKey,
             reverse ? "<=" : "=>",

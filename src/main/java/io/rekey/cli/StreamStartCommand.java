@@ -64,6 +64,7 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
           try (Admin admin = job.connection().getAdmin()) {
             StreamPeer.requireStartable(admin, stream.peerId(), stream.settings());
             StreamPeer.add(admin, admin, stream.peerId(), stream.settings(), false);
+            StreamPeer.limit(admin, stream.peerId(), stream.bandwidth());
             RekeyResult copy;
             try {
               copy = new RekeyJob(job, o.copy(), RekeyJob.plan(job, o.copy())).execute();
@@ -93,6 +94,7 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
         }
       }
       StreamPeer.start(admin, target, o.stream().peerId(), s);
+      StreamPeer.limit(admin, o.stream().peerId(), o.stream().bandwidth());
       return emit(context, admin, o.stream().peerId(), null);
     }
   }

@@ -44,11 +44,17 @@ public final class StreamPeer {
    * What HBase reports of a stream.
    *
    * @param enabled whether the peer ships edits
+   * @param bandwidth the peer's bandwidth: bytes of WAL entries each region server ships it a
+   *     second, 0 for no limit of its own
    * @param queues HBase's figures of each region server queue of the peer; HBase refreshes them
    *     every few seconds, so they show progress, not that the stream is drained
    */
   public record Status(
-      String peerId, StreamSettings settings, boolean enabled, List<Queue> queues) {}
+      String peerId,
+      StreamSettings settings,
+      boolean enabled,
+      long bandwidth,
+      List<Queue> queues) {}
 
   /**
    * One region server queue of the peer, as HBase's replication load reports it.
@@ -107,6 +113,20 @@ public final class StreamPeer {
     requireOrderFree(target, settings.target(), "target");
     requireStartable(source, peerId, settings);
     add(source, target, peerId, settings, true);
+  }
+
+  /**
+   * Limits what each region server ships the stream's peer to {@code bytesPerSecond} of WAL entries
+   * (HBase's peer bandwidth, which its replication source enforces before handing a batch to any
+   * endpoint); 0 leaves the peer without a limit of its own.
+   */
+  public static void limit(Admin source, String peerId, long bytesPerSecond) throws IOException {
+    if (bytesPerSecond == 0) {
+      return;
+    }
+    ReplicationPeerConfig current = source.getReplicationPeerConfig(peerId);
+    source.updateReplicationPeerConfig(
+        peerId, ReplicationPeerConfig.newBuilder(current).setBandwidth(bytesPerSecond).build());
   }
 
   /**
@@ -243,6 +263,7 @@ public final class StreamPeer {
         peerId,
         StreamSettings.fromPeerConfiguration(peer.getPeerConfig().getConfiguration()),
         peer.isEnabled(),
+        peer.getPeerConfig().getBandwidth(),
         queues);
   }
 

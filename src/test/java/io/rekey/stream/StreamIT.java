@@ -85,21 +85,26 @@ class StreamIT {
   }
 
   /** {@code stream start --no-copy} through the command line, on the mini cluster. */
-  static CliRun startCli(String source, String target, String sourceKey, String targetKey) {
-    return CliRun.of(
-        "stream",
-        "start",
-        "--source",
-        source,
-        "--target",
-        target,
-        "--source-key",
-        sourceKey,
-        "--target-key",
-        targetKey,
-        "--no-copy",
-        "--zk",
-        MiniHBase.zkQuorum());
+  static CliRun startCli(
+      String source, String target, String sourceKey, String targetKey, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "stream",
+                "start",
+                "--source",
+                source,
+                "--target",
+                target,
+                "--source-key",
+                sourceKey,
+                "--target-key",
+                targetKey,
+                "--no-copy",
+                "--zk",
+                MiniHBase.zkQuorum()));
+    args.addAll(List.of(more));
+    return CliRun.of(args.toArray(String[]::new));
   }
 
   @Test
@@ -109,9 +114,15 @@ class StreamIT {
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
     KeyMapping mapping = settings.mapping();
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
-      CliRun started = startCli("st_src", "st_dst", SOURCE_KEY, TARGET_KEY);
+      // Limited as HBase limits any peer (100 MiB a second: no limit this test reaches).
+      CliRun started =
+          startCli("st_src", "st_dst", SOURCE_KEY, TARGET_KEY, "--bandwidth", "104857600");
       assertThat(started.exit()).as(started.err()).isEqualTo(ExitCode.OK);
+      assertThat(started.out())
+          .contains("enabled, at most 104,857,600 bytes a second from each region server)");
       assertThat(StreamPeer.status(admin, "rekey_st_dst").enabled()).isTrue();
+      assertThat(admin.getReplicationPeerConfig("rekey_st_dst").getBandwidth())
+          .isEqualTo(104_857_600L);
       assertThatThrownBy(() -> StreamPeer.start(admin, admin, "rekey_st_dst", settings))
           .isInstanceOf(RekeyException.class)
           .hasMessageContaining("exists already");
@@ -149,7 +160,9 @@ class StreamIT {
       }
       assertThat(status.exit()).isEqualTo(ExitCode.OK);
       assertThat(status.out())
-          .contains("stream status: st_src -> st_dst (replication peer rekey_st_dst, enabled)")
+          .contains(
+              "stream status: st_src -> st_dst (replication peer rekey_st_dst, enabled, at most"
+                  + " 104,857,600 bytes a second from each region server)")
           .containsPattern("target writes  \\S+: 184 cells written");
       CliRun stop = CliRun.of("stream", "stop", "--target", "st_dst", "--zk", MiniHBase.zkQuorum());
       assertThat(stop.exit()).isEqualTo(ExitCode.OK);
