@@ -33,7 +33,8 @@ public final class WriteRate {
    * What one queue wrote.
    *
    * @param walGroup the queue's WAL group (its server, or the dead server it recovers)
-   * @param cellsWritten cells written into the target since its endpoint started
+   * @param cellsWritten cells written into the target since its endpoint started (a batch HBase
+   *     ships again is written, and counted, again)
    * @param cellsPerSecond over the last {@code windowSeconds} before its last record (0 after its
    *     first batch: no span yet)
    * @param windowSeconds the span of the rate: about the last minute of batches (less in a queue's
