@@ -55,10 +55,12 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private static final int CLIENT_TIMEOUT_MS = 20_000;
 
   /**
-   * Bytes of target rows the endpoint holds before it sends them: a replication batch can hold
-   * hundreds of thousands of rows (a client's multi-row put is one WAL entry), and writing one in a
+   * Bytes of target rows the endpoint gathers before it sends them: a replication batch can hold
+   * hundreds of thousands of rows (a client's multi-row put is one WAL entry), and sending one in a
    * single call ran a region server with 2 GB of heap out of memory under the stream benchmark's
-   * load. The client's buffered mutator sends each full buffer while the next is being mapped.
+   * load. The client's buffered mutator sends each full buffer while the next is being mapped. The
+   * batch's mapped rows are still held until it is written: an unpaced load still ran the local
+   * HBase's 2 GB heap out (benchmarks.md), with the stream's share not yet known.
    */
   private static final long WRITE_BUFFER_BYTES = 4L << 20;
 
