@@ -361,11 +361,12 @@ secure_flags() { (( SECURE )) && echo "-Djava.security.krb5.conf=$KDC_DIR/krb5.c
 
 # launch NAME HEAP CLASSPATH MAIN ARGS...
 launch() {
-  local name="$1" heap="$2" cp="$3" main="$4"
+  local name="$1" heap="$2" cp="$3" main="$4" layout=""
   shift 4
+  case "$name" in hmaster | regionserver) layout="$REKEY_HBASE_JVM" ;; esac
   # shellcheck disable=SC2046
   SPARK_HOME="$SPARK_HOME_DIR" SPARK_SCALA_VERSION="$(rekey_cell_version scala.binary.version)" SPARK_LOCAL_IP="$HOST" \
-    nohup java -Xmx"$heap" $(rekey_jvm_flags) $(rekey_daemon_opts) $(secure_flags) \
+    nohup java -Xmx"$heap" $layout $(rekey_jvm_flags) $(rekey_daemon_opts) $(secure_flags) \
     -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" -Dhbase.log.dir="$LOGS" \
     -cp "$cp" "$main" "$@" >>"$LOGS/$name.log" 2>&1 </dev/null &
   echo $! > "$RUN/$name.pid"

@@ -107,7 +107,7 @@ start() {
   # instead of copying them twice, and that sets permissions without starting a chmod process
   # per file (see io.rekey.local.RenamingLocalFileSystem).
   # shellcheck disable=SC2046
-  nohup java -Xmx${REKEY_HBASE_HEAP:-2g} $(rekey_jvm_flags) $(rekey_daemon_opts) \
+  nohup java -Xmx${REKEY_HBASE_HEAP:-2g} $REKEY_HBASE_JVM $(rekey_jvm_flags) $(rekey_daemon_opts) \
     -Dhbase.log.dir="$LOGS" -Dlog4j2.configurationFile="file:$REKEY_HOME/conf/log4j2-daemons.properties" \
     -cp "$CONF:$(cat "$REKEY_TARGET/runtime-classpath.txt"):$REKEY_TARGET/classes" \
     org.apache.hadoop.hbase.master.HMaster -D fs.file.impl=io.rekey.local.RenamingLocalFileSystem \

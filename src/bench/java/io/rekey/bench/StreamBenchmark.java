@@ -46,13 +46,14 @@ import org.apache.spark.api.java.JavaSparkContext;
  * the copy with a recorded {@code verify}, then runs a steady write load on the source for a while
  * (new messages stamped now, a tenth of them stamped a day ago, whole-row and column deletes) while
  * a probe measures the stream's lag end to end (the pace, {@code -Dbench.loadCellsPerSecond},
- * default 20,000; 0 writes as fast as one client goes, which outran the stream and, before it wrote
- * in chunks, ran the local HBase's 2 GB heap out): a cell written to the source, then read from the
- * target under its new key until it is there. Then the writers stop and it times {@code stream
- * switch} (writers stopped → "switch"), and beside it, on the same tables, the switch of the
- * timestamp path: an incremental sync right after the stop (not timed, as an operator runs them
- * while writing), then {@code sync --final --repair} (timed). Reports medians of the rounds after
- * the first (a warm-up) and the per-round ratio of the two pauses. Prints JSON.
+ * default 20,000; 0 writes as fast as one client goes, which outruns the stream on one host, and
+ * ran the local HBase's 2 GB heap out until its memstore chunks stopped being humongous objects): a
+ * cell written to the source, then read from the target under its new key until it is there. Then
+ * the writers stop and it times {@code stream switch} (writers stopped → "switch"), and beside it,
+ * on the same tables, the switch of the timestamp path: an incremental sync right after the stop
+ * (not timed, as an operator runs them while writing), then {@code sync --final --repair} (timed).
+ * Reports medians of the rounds after the first (a warm-up) and the per-round ratio of the two
+ * pauses. Prints JSON.
  *
  * <p>Run by {@code jobs/bench-stream.sh}, against the local HBase, whose region server runs the
  * endpoint.
