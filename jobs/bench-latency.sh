@@ -4,7 +4,9 @@
 # local HBase throughout, and its latencies are labelled with what the tool was doing: idle, a rekey
 # (its Spark stages, and the driver's snapshot, commit and bulk load), a rekey sync with Puts, an
 # index update with Puts, an audit by live scan, each job with its defaults and with --gentle, and
-# the rekey stream draining a backlog of BENCH_STREAM_BACKLOG messages (default 100,000). Prints
+# the rekey stream draining a backlog of BENCH_STREAM_BACKLOG messages (default 100,000), at full
+# speed and with its peer's bandwidth at BENCH_STREAM_BANDWIDTH bytes/s (default 4 MB, like
+# 'stream start --bandwidth'). Prints
 # JSON: each label's p50/p99/max and p99 over idle p99, each job's seconds and busy cores, medians
 # over the rounds after the first, and the per-second timeline; and a page (latency-bench.html).
 #
@@ -18,4 +20,5 @@ rekey_bench_messages
 rekey_bench_run ${BENCH_FOREGROUND_RATE:+-Dbench.foregroundRate="$BENCH_FOREGROUND_RATE"} \
   ${BENCH_IDLE_SECONDS:+-Dbench.idleSeconds="$BENCH_IDLE_SECONDS"} \
   ${BENCH_STREAM_BACKLOG:+-Dbench.streamBacklog="$BENCH_STREAM_BACKLOG"} \
+  ${BENCH_STREAM_BANDWIDTH:+-Dbench.streamBandwidth="$BENCH_STREAM_BANDWIDTH"} \
   io.rekey.bench.LatencyBenchmark "$BENCH_TABLE" "$REKEY_VAR/bench/latency-bench.json"

@@ -62,6 +62,14 @@ public final class LatencyBenchmark {
   /** The label of the stream's drain of a backlog. */
   static final String STREAM = "stream (draining a backlog)";
 
+  /** How the stream's labels start. */
+  private static final String STREAM_LABELS = "stream (";
+
+  /** The label of the same drain with the peer's bandwidth limited ({@code stream --bandwidth}). */
+  static String streamLimited(long bytesPerSecond) {
+    return "stream (draining a backlog, --bandwidth " + bytesPerSecond + ")";
+  }
+
   static final String STREAM_PEER = "rekey_bench_latency";
 
   /** How a label says the job ran with {@code --gentle}. */
@@ -78,6 +86,7 @@ public final class LatencyBenchmark {
     double putShare = Double.parseDouble(System.getProperty("bench.foregroundPuts", "0.2"));
     int idleSeconds = Integer.parseInt(System.getProperty("bench.idleSeconds", "60"));
     int streamBacklog = Integer.parseInt(System.getProperty("bench.streamBacklog", "100000"));
+    long bandwidth = Long.parseLong(System.getProperty("bench.streamBandwidth", "4194304"));
     HBaseSettings settings = RekeyBenchmark.clusterSettings();
     Configuration conf = settings.toConfiguration();
     JavaSparkContext sc = RekeyBenchmark.spark("latency-bench");
@@ -103,7 +112,10 @@ public final class LatencyBenchmark {
             + Throttle.GENTLE_PRESET.describe()
             + "), in turn first; then the stream once, draining a backlog of "
             + streamBacklog
-            + " messages written while its peer was disabled (the writes not measured)");
+            + " messages written while its peer was disabled (the writes not measured), at full"
+            + " speed, then again with the peer's bandwidth at "
+            + bandwidth
+            + " bytes/s ('stream start --bandwidth')");
     List<Round> measured = new ArrayList<>();
     try (Connection connection = HBaseConnections.open(settings)) {
       TableName fg = foregroundTable(connection);
@@ -111,7 +123,9 @@ public final class LatencyBenchmark {
           new ForegroundLoad(
               connection, fg, FOREGROUND_ROWS, rate, putShare, LatencyBenchmark::label)) {
         for (int round = 1; round <= rounds; round++) {
-          measured.add(round(sc, connection, conf, from, round, idleSeconds, streamBacklog, load));
+          measured.add(
+              round(
+                  sc, connection, conf, from, round, idleSeconds, streamBacklog, bandwidth, load));
           System.err.println("bench: latency round " + round + ": " + measured.get(round - 1));
         }
         report.put("foregroundFailures", load.failures());
@@ -133,7 +147,7 @@ public final class LatencyBenchmark {
   /** What the foreground's latencies are labelled with now. */
   private static String label() {
     String p = phase;
-    if (p.equals(IDLE) || p.equals(SETUP) || p.equals(STREAM)) {
+    if (p.equals(IDLE) || p.equals(SETUP) || p.startsWith(STREAM_LABELS)) {
       return p; // the stream runs in the region server, not in Spark
     }
     return p + (sparkJobs.get() > 0 ? ": Spark job" : ": driver, no Spark job");
@@ -155,6 +169,7 @@ public final class LatencyBenchmark {
       int round,
       int idleSeconds,
       int streamBacklog,
+      long bandwidth,
       ForegroundLoad load)
       throws Exception {
     phase = SETUP;
@@ -168,7 +183,8 @@ public final class LatencyBenchmark {
     for (boolean g : gentleFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
       jobs(sc, connection, g ? gentle : conf, from, round, g ? GENTLE : "", jobs);
     }
-    stream(connection, round, streamBacklog, jobs);
+    stream(connection, round, streamBacklog, 0, jobs);
+    stream(connection, round, streamBacklog, bandwidth, jobs);
     phase = SETUP;
     Thread.sleep(1_500); // the last second's sample goes to the audit
 
@@ -265,11 +281,17 @@ public final class LatencyBenchmark {
    * The stream's own cost, at its full speed: a stream from the last migration's source into its
    * target ({@code stream start --no-copy}), a backlog of generated messages written into the
    * source while its peer is disabled (not measured), then the peer enabled and the backlog
-   * drained, timed as {@link #STREAM} until its last row is in the target.
+   * drained, timed as {@link #STREAM} until its last row is in the target; with {@code bandwidth}
+   * above 0, the peer's bandwidth limited to it ({@link #streamLimited}).
    */
   private static void stream(
-      Connection connection, int round, int messages, Map<String, Map<String, Object>> jobs)
+      Connection connection,
+      int round,
+      int messages,
+      long bandwidth,
+      Map<String, Map<String, Object>> jobs)
       throws Exception {
+    String label = bandwidth > 0 ? streamLimited(bandwidth) : STREAM;
     phase = SETUP;
     TableName source = TableName.valueOf(SyncBenchmark.SOURCE);
     TableName target = TableName.valueOf(SyncBenchmark.TARGET);
@@ -284,11 +306,13 @@ public final class LatencyBenchmark {
           new StreamSettings(
               source, target, SyncBenchmark.SOURCE_KEY, SyncBenchmark.TARGET_KEY, Map.of()),
           false);
+      StreamPeer.limit(admin, STREAM_PEER, bandwidth);
       long[] written =
-          StreamThroughputBenchmark.backlog(connection, source, messages, 100L + round);
+          StreamThroughputBenchmark.backlog(
+              connection, source, messages, (bandwidth > 0 ? 200L : 100L) + round);
       byte[] last = mapping.map(StreamThroughputBenchmark.lastRow(written[1]), ColumnValues.NONE);
       timed(
-          STREAM,
+          label,
           jobs,
           () -> {
             StreamPeer.enable(admin, STREAM_PEER);
@@ -297,7 +321,7 @@ public final class LatencyBenchmark {
             }
             return null;
           });
-      jobs.get(STREAM).put("cells", written[0]);
+      jobs.get(label).put("cells", written[0]);
       StreamPeer.stop(admin, STREAM_PEER);
     }
   }
