@@ -15,6 +15,7 @@ import io.rekey.keys.SplitPoints;
 import io.rekey.options.ReadMode;
 import io.rekey.read.CellVisibility;
 import io.rekey.run.RunFiles;
+import io.rekey.verify.Counted;
 import io.rekey.write.WriterTasks;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -63,6 +64,9 @@ public final class RekeyPlanner {
    */
   public Planned plan(RekeyOptions options, int cores) {
     TableDescriptor source = cluster.descriptor(options.source(), "source");
+    if (options.raw()) {
+      Counted.requireRawReadable(source);
+    }
     KeyMapping mapping = options.mapping();
     for (ColumnBinding c : mapping.source().columns()) {
       if (source.getColumnFamily(Bytes.toBytes(c.family())) == null) {

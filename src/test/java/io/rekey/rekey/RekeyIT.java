@@ -507,4 +507,48 @@ class RekeyIT extends OnMiniCluster {
     assertThat(fs.exists(new Path(run, "tmp"))).isFalse();
     assertThat(fs.listStatus(new Path(run, "map"))).isNotEmpty();
   }
+
+  /**
+   * A source family with NEW_VERSION_BEHAVIOR, whose visible cells depend on the order of a marker
+   * and the Puts around it: a raw copy would put them in one HFile (one sequence id, every Put at
+   * or below the marker hidden in the target) and a raw comparison would call that equal. It is
+   * refused before anything is made; the default copy takes what a read returns, and matches.
+   */
+  @Test
+  void aRawCopyOfAnOrderDependentSourceIsRefusedAndTheDefaultCopyMatches() throws Exception {
+    TableName source = TableName.valueOf("rk_nvb_src");
+    TestTables.create(
+        source,
+        ColumnFamilyDescriptorBuilder.newBuilder(b("d"))
+            .setMaxVersions(5)
+            .setNewVersionBehavior(true)
+            .build());
+    byte[] row = b(T0 + "_u1_nvb");
+    try (Table t = connection.getTable(source)) {
+      t.put(new Put(row).addColumn(b("d"), b("q"), T0 + 5, b("first")));
+      t.delete(new org.apache.hadoop.hbase.client.Delete(row).addColumn(b("d"), b("q"), T0 + 5));
+      t.put(new Put(row).addColumn(b("d"), b("q"), T0 + 5, b("second")));
+      t.put(new Put(row).addColumn(b("d"), b("q"), T0 + 3, b("old")));
+      t.delete(new org.apache.hadoop.hbase.client.Delete(row).addColumns(b("d"), b("q"), T0 + 4));
+      t.put(new Put(row).addColumn(b("d"), b("q"), T0 + 2, b("written-after-the-marker")));
+    }
+    RekeyOptions raw =
+        rekeyOptions("rk_nvb_src", "rk_nvb_raw", SALTED).set(RekeyOptions.RAW).build();
+    assertThatThrownBy(() -> job(raw).execute())
+        .isInstanceOf(io.rekey.options.InvalidOptionException.class)
+        .hasMessageContaining("the family d of rk_nvb_src keeps NEW_VERSION_BEHAVIOR");
+    try (Admin admin = connection.getAdmin()) {
+      assertThat(admin.tableExists(TableName.valueOf("rk_nvb_raw"))).isFalse();
+    }
+
+    RekeyOptions plain = options("rk_nvb_src", "rk_nvb_plain", SALTED);
+    RekeyResult copied = job(plain).execute();
+    List<String> expected = expected(source, plain.mapping());
+    assertThat(expected)
+        .hasSize(2)
+        .anyMatch(l -> l.endsWith("=second"))
+        .anyMatch(l -> l.endsWith("=written-after-the-marker"));
+    assertThat(copied.verify().matches()).isTrue();
+    assertThat(actual(TableName.valueOf("rk_nvb_plain"))).isEqualTo(expected);
+  }
 }

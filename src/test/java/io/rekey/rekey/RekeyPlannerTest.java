@@ -17,6 +17,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.TableDescriptorBuilder;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -151,6 +152,28 @@ class RekeyPlannerTest {
         .hasMessage(
             "the target dst has families [d] but the source src has [d, m]; drop the target"
                 + " (rekey creates it with the source's families) or give it the same families");
+  }
+
+  @Test
+  void aRawCopyOfASourceWhoseMarkersDependOnWriteOrderIsRefusedBeforeAnyWork() {
+    InMemoryCluster c =
+        new InMemoryCluster()
+            .table(
+                TableDescriptorBuilder.newBuilder(TableName.valueOf("src"))
+                    .setColumnFamily(ColumnFamilyDescriptorBuilder.of("d"))
+                    .setColumnFamily(
+                        ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("m"))
+                            .setNewVersionBehavior(true)
+                            .build())
+                    .build());
+    RekeyOptions raw = into(SALTED).set(RekeyOptions.RAW).build();
+    assertThatThrownBy(() -> plan(c, 2, raw))
+        .isInstanceOf(InvalidOptionException.class)
+        .hasMessageStartingWith(
+            "--raw is 'true' but the family m of src keeps NEW_VERSION_BEHAVIOR")
+        .hasMessageContaining("leave out --raw")
+        .hasMessageEndingWith("alter 'src', {NAME => 'm', NEW_VERSION_BEHAVIOR => false}");
+    assertThat(plan(c, 2, options(SALTED)).createTarget()).isTrue();
   }
 
   @Test
