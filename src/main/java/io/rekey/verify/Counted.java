@@ -100,7 +100,6 @@ public record Counted(HashMap<String, Integer> maxVersions, boolean markers, Key
    */
   public static Counted of(TableDescriptor table, boolean rawComparison, Long below) {
     if (rawComparison) {
-      requireRawReadable(table);
       return markersAndVisible(table);
     }
     if (below == null || newVersionBehavior(table)) {

@@ -550,5 +550,27 @@ class RekeyIT extends OnMiniCluster {
         .anyMatch(l -> l.endsWith("=written-after-the-marker"));
     assertThat(copied.verify().matches()).isTrue();
     assertThat(actual(TableName.valueOf("rk_nvb_plain"))).isEqualTo(expected);
+
+    // verify --raw on its own would work visibility out from the raw cells: refused too.
+    io.rekey.verify.VerifyOptions rawVerify =
+        new io.rekey.verify.VerifyOptions(
+            source,
+            TableName.valueOf("rk_nvb_plain"),
+            plain.mapping(),
+            io.rekey.options.ReadMode.SNAPSHOT,
+            1000,
+            true,
+            null,
+            null,
+            null,
+            false);
+    assertThatThrownBy(
+            () ->
+                io.rekey.verify.VerifyJob.tables(
+                    SparkLocal.job(connection, conf),
+                    rawVerify,
+                    io.rekey.run.RunFiles.staging(conf, null)))
+        .isInstanceOf(io.rekey.options.InvalidOptionException.class)
+        .hasMessageStartingWith("--raw is 'true' but the family d of rk_nvb_src");
   }
 }
