@@ -533,6 +533,58 @@ class SyncIT extends OnMiniCluster {
   }
 
   /**
+   * A source family with NEW_VERSION_BEHAVIOR: in the window a Put, a marker at its timestamp and a
+   * Put at the same timestamp after it, so the source reads the second Put. The window's cells go
+   * into one HFile, where they share a sequence id and the marker hides both Puts: the final sync
+   * must see the difference (it compares what reads return for such a table) and refuse, and its
+   * repair must make the target read as the source.
+   */
+  @Test
+  void anOrderDependentSourceIsNeverCalledSwitchableBeforeItsRepair() throws Exception {
+    TableName source = TableName.valueOf("sync_nvb_src");
+    TestTables.create(
+        source,
+        ColumnFamilyDescriptorBuilder.newBuilder(b("d"))
+            .setMaxVersions(5)
+            .setNewVersionBehavior(true)
+            .build());
+    long hourAgo = System.currentTimeMillis() - 3_600_000;
+    List<Put> puts = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      puts.add(
+          new Put(b((hourAgo + i) + "_user" + (i % 7) + "_o" + i))
+              .addColumn(b("d"), b("v"), hourAgo + i, b("v" + i)));
+    }
+    TestTables.put(source, puts);
+    OptionValues v = values("sync_nvb_src", "sync_nvb_dst", SOURCE_KEY, SALTED);
+    rekey(v);
+    byte[] row = b(hourAgo + "_user0_o0");
+    long ts = System.currentTimeMillis();
+    try (Table t = connection.getTable(source)) {
+      t.put(new Put(row).addColumn(b("d"), b("v"), ts, b("first")));
+      t.delete(new org.apache.hadoop.hbase.client.Delete(row).addColumn(b("d"), b("v"), ts));
+      t.put(new Put(row).addColumn(b("d"), b("v"), ts, b("second")));
+    }
+    Thread.sleep(LAG_MILLIS + 500);
+    OptionValues last =
+        v.with("final", "true")
+            .with(
+                "writes-stopped-at", String.valueOf(System.currentTimeMillis() - LAG_MILLIS - 100));
+    KeyMapping mapping = KeyMapping.parse(SOURCE_KEY, SALTED);
+    List<String> expected = RekeyIT.expected(source, mapping);
+    assertThat(expected).anyMatch(c -> c.endsWith("=second"));
+
+    SyncResult unrepaired = sync(last);
+    // The loss of order itself (a sync that wrote such windows in order would change this line).
+    assertThat(RekeyIT.actual(TableName.valueOf("sync_nvb_dst"))).isNotEqualTo(expected);
+    assertThat(unrepaired.switchSafe()).as(text(unrepaired)).isFalse();
+
+    SyncResult repaired = sync(last.with("repair", "true"));
+    assertThat(repaired.switchSafe()).as(text(repaired)).isTrue();
+    assertThat(RekeyIT.actual(TableName.valueOf("sync_nvb_dst"))).isEqualTo(expected);
+  }
+
+  /**
    * Issue 52, item 2: as of a time T, on a NEW_VERSION_BEHAVIOR target (rekey makes one for a
    * column-bound key) and a source family of VERSIONS 1, a row deleted after T and a row updated
    * after T (its older value flushed away) cannot be read as of T: repair --until T leaves both
