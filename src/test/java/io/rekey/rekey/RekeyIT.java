@@ -517,17 +517,10 @@ class RekeyIT extends OnMiniCluster {
   @Test
   void aRawCopyOfAnOrderDependentSourceIsRefusedAndTheDefaultCopyMatches() throws Exception {
     TableName source = TableName.valueOf("rk_nvb_src");
-    TestTables.create(
-        source,
-        ColumnFamilyDescriptorBuilder.newBuilder(b("d"))
-            .setMaxVersions(5)
-            .setNewVersionBehavior(true)
-            .build());
+    TestTables.createOrderDependent(source);
     byte[] row = b(T0 + "_u1_nvb");
+    TestTables.putDeletePut(source, row, "q", T0 + 5);
     try (Table t = connection.getTable(source)) {
-      t.put(new Put(row).addColumn(b("d"), b("q"), T0 + 5, b("first")));
-      t.delete(new org.apache.hadoop.hbase.client.Delete(row).addColumn(b("d"), b("q"), T0 + 5));
-      t.put(new Put(row).addColumn(b("d"), b("q"), T0 + 5, b("second")));
       t.put(new Put(row).addColumn(b("d"), b("q"), T0 + 3, b("old")));
       t.delete(new org.apache.hadoop.hbase.client.Delete(row).addColumns(b("d"), b("q"), T0 + 4));
       t.put(new Put(row).addColumn(b("d"), b("q"), T0 + 2, b("written-after-the-marker")));

@@ -542,12 +542,7 @@ class SyncIT extends OnMiniCluster {
   @Test
   void anOrderDependentSourceIsNeverCalledSwitchableBeforeItsRepair() throws Exception {
     TableName source = TableName.valueOf("sync_nvb_src");
-    TestTables.create(
-        source,
-        ColumnFamilyDescriptorBuilder.newBuilder(b("d"))
-            .setMaxVersions(5)
-            .setNewVersionBehavior(true)
-            .build());
+    TestTables.createOrderDependent(source);
     long hourAgo = System.currentTimeMillis() - 3_600_000;
     List<Put> puts = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
@@ -559,12 +554,7 @@ class SyncIT extends OnMiniCluster {
     OptionValues v = values("sync_nvb_src", "sync_nvb_dst", SOURCE_KEY, SALTED);
     rekey(v);
     byte[] row = b(hourAgo + "_user0_o0");
-    long ts = System.currentTimeMillis();
-    try (Table t = connection.getTable(source)) {
-      t.put(new Put(row).addColumn(b("d"), b("v"), ts, b("first")));
-      t.delete(new org.apache.hadoop.hbase.client.Delete(row).addColumn(b("d"), b("v"), ts));
-      t.put(new Put(row).addColumn(b("d"), b("v"), ts, b("second")));
-    }
+    TestTables.putDeletePut(source, row, "v", System.currentTimeMillis());
     Thread.sleep(LAG_MILLIS + 500);
     OptionValues last =
         v.with("final", "true")

@@ -8,6 +8,8 @@ import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
@@ -27,6 +29,35 @@ public final class TestTables {
         b.setColumnFamily(f);
       }
       admin.createTable(b.build());
+    }
+  }
+
+  /**
+   * A table of one family {@code d} (5 versions) with HBase's {@code NEW_VERSION_BEHAVIOR}, where a
+   * delete marker hides only the cells written before it.
+   */
+  public static void createOrderDependent(TableName name) throws IOException {
+    create(
+        name,
+        ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("d"))
+            .setMaxVersions(5)
+            .setNewVersionBehavior(true)
+            .build());
+  }
+
+  /**
+   * Writes {@code d:qualifier} of {@code row} at {@code ts} as "first", deletes that version, then
+   * writes it again as "second": under {@code NEW_VERSION_BEHAVIOR} a read returns "second", and
+   * one sequence id for all three (one HFile) hides it.
+   */
+  public static void putDeletePut(TableName name, byte[] row, String qualifier, long ts)
+      throws IOException {
+    byte[] d = Bytes.toBytes("d");
+    byte[] q = Bytes.toBytes(qualifier);
+    try (Table t = MiniHBase.util().getConnection().getTable(name)) {
+      t.put(new Put(row).addColumn(d, q, ts, Bytes.toBytes("first")));
+      t.delete(new Delete(row).addColumn(d, q, ts));
+      t.put(new Put(row).addColumn(d, q, ts, Bytes.toBytes("second")));
     }
   }
 
