@@ -117,33 +117,37 @@ public record Counted(HashMap<String, Integer> maxVersions, boolean markers, Key
    * find both sides equal.
    */
   public static void requireRawReadable(TableDescriptor table) {
-    for (ColumnFamilyDescriptor f : table.getColumnFamilies()) {
-      if (f.isNewVersionBehavior()) {
-        throw InvalidOptionException.of(
-            SharedOptions.RAW.name(),
-            "true",
-            "the family "
-                + f.getNameAsString()
-                + " of "
-                + table.getTableName().getNameAsString()
-                + " keeps NEW_VERSION_BEHAVIOR, where what a delete marker hides depends on the"
-                + " order cells were written in, which neither a raw copy into HFiles nor a raw"
-                + " comparison keeps: leave out --raw (the copy and verify then take what a read"
-                + " returns), or first alter '"
-                + table.getTableName().getNameAsString()
-                + "', {NAME => '"
-                + f.getNameAsString()
-                + "', NEW_VERSION_BEHAVIOR => false}");
-      }
+    ColumnFamilyDescriptor f = orderDependentFamily(table);
+    if (f != null) {
+      throw InvalidOptionException.of(
+          SharedOptions.RAW.name(),
+          "true",
+          "the family "
+              + f.getNameAsString()
+              + " of "
+              + table.getTableName().getNameAsString()
+              + " keeps NEW_VERSION_BEHAVIOR, where what a delete marker hides depends on the"
+              + " order cells were written in, which neither a raw copy into HFiles nor a raw"
+              + " comparison keeps: leave out --raw (the copy and verify then take what a read"
+              + " returns), or first alter '"
+              + table.getTableName().getNameAsString()
+              + "', {NAME => '"
+              + f.getNameAsString()
+              + "', NEW_VERSION_BEHAVIOR => false}");
     }
   }
 
   static boolean newVersionBehavior(TableDescriptor table) {
-    for (var f : table.getColumnFamilies()) {
+    return orderDependentFamily(table) != null;
+  }
+
+  /** The first family that keeps {@code NEW_VERSION_BEHAVIOR}, or null. */
+  private static ColumnFamilyDescriptor orderDependentFamily(TableDescriptor table) {
+    for (ColumnFamilyDescriptor f : table.getColumnFamilies()) {
       if (f.isNewVersionBehavior()) {
-        return true;
+        return f;
       }
     }
-    return false;
+    return null;
   }
 }

@@ -58,9 +58,10 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
    * Bytes of target rows the endpoint gathers before it sends them: a replication batch can hold
    * hundreds of thousands of rows (a client's multi-row put is one WAL entry), and sending one in a
    * single call ran a region server with 2 GB of heap out of memory under the stream benchmark's
-   * load. The client's buffered mutator sends each full buffer while the next is being mapped. The
-   * batch's mapped rows are still held until it is written: an unpaced load still ran the local
-   * HBase's 2 GB heap out (benchmarks.md), with the stream's share not yet known.
+   * load. The client's buffered mutator sends each full buffer while the next is being mapped. An
+   * unpaced load later ran the local 2 GB region server out of heap again; a heap dump showed the
+   * memstore's chunks and the block cache holding it, not the endpoint (benchmarks.md), and HBase's
+   * JVMs now use 8 MB G1 regions.
    */
   private static final long WRITE_BUFFER_BYTES = 4L << 20;
 
