@@ -43,7 +43,6 @@ import org.apache.hadoop.hbase.util.Bytes;
 import org.junit.jupiter.api.Test;
 
 /** rekey on a real mini cluster with real Spark: every cell, timestamp and version survives. */
-@EveryCell
 class RekeyIT extends OnMiniCluster {
   static final long T0 = 1_767_225_600_000L;
   static final String SOURCE_KEY = "text: ts:long + '_' + user + '_' + order";
@@ -142,6 +141,7 @@ class RekeyIT extends OnMiniCluster {
   }
 
   @Test
+  @EveryCell
   void copiesEveryCellVersionAndTimestampIntoAPreSplitTableWithTheSameFamilySettings()
       throws Exception {
     TableName source = messages("rk_round_src", 400);
@@ -175,6 +175,7 @@ class RekeyIT extends OnMiniCluster {
   }
 
   @Test
+  @EveryCell
   void binaryKeysThroughALiveScan() throws Exception {
     TableName source = TableName.valueOf("rk_bin_src");
     TestTables.create(source, ColumnFamilyDescriptorBuilder.of("d"));
@@ -203,6 +204,7 @@ class RekeyIT extends OnMiniCluster {
   }
 
   @Test
+  @EveryCell
   void aWideRowIsReadInBatchesAndCopiedWhole() throws Exception {
     TableName source = TableName.valueOf("rk_wide_src");
     TestTables.create(source, ColumnFamilyDescriptorBuilder.of("d"));
@@ -229,6 +231,7 @@ class RekeyIT extends OnMiniCluster {
   }
 
   @Test
+  @EveryCell
   void rejectsOverTheThresholdStopBeforeLoadingAndUnderItAreCounted() throws Exception {
     TableName source = messages("rk_rej_src", 100);
     List<Put> bad = new ArrayList<>();
@@ -294,6 +297,7 @@ class RekeyIT extends OnMiniCluster {
   }
 
   @Test
+  @EveryCell
   void aNonEmptyTargetIsRefusedAndADryRunTouchesNothing() throws Exception {
     messages("rk_ne_src", 10);
     TableName target = TableName.valueOf("rk_ne_dst");
@@ -320,6 +324,7 @@ class RekeyIT extends OnMiniCluster {
   }
 
   @Test
+  @EveryCell
   void aRerunAfterAFailureBetweenWriteAndLoadLoadsOnce() throws Exception {
     TableName source = messages("rk_resume_src", 200);
     RekeyOptions options = options("rk_resume_src", "rk_resume_dst", SALTED);
@@ -341,6 +346,7 @@ class RekeyIT extends OnMiniCluster {
   }
 
   @Test
+  @EveryCell
   void aTargetRegionSplitBetweenPlanAndLoadIsHandledByTheBulkLoad() throws Exception {
     TableName source = messages("rk_split_src", 300);
     RekeyOptions options =
@@ -363,6 +369,7 @@ class RekeyIT extends OnMiniCluster {
   }
 
   @Test
+  @EveryCell
   void verifyNamesTheRegionOfACellChangedBehindItsBack() throws Exception {
     messages("rk_ver_src", 100);
     RekeyOptions options = options("rk_ver_src", "rk_ver_dst", SALTED);
@@ -455,6 +462,7 @@ class RekeyIT extends OnMiniCluster {
   }
 
   @Test
+  @EveryCell
   void deleteMarkersAreLeftOutByDefaultAndCopiedWithRaw() throws Exception {
     TableName source = TableName.valueOf("rk_del_src");
     TestTables.create(
@@ -515,6 +523,7 @@ class RekeyIT extends OnMiniCluster {
    * refused before anything is made; the default copy takes what a read returns, and matches.
    */
   @Test
+  @EveryCell
   void aRawCopyOfAnOrderDependentSourceIsRefusedAndTheDefaultCopyMatches() throws Exception {
     TableName source = TableName.valueOf("rk_nvb_src");
     TestTables.createOrderDependent(source);
