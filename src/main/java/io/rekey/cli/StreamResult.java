@@ -13,6 +13,9 @@ import java.util.List;
  * @param exists whether the peer exists after the command
  * @param enabled whether it ships edits; false when it does not exist
  * @param bandwidth bytes of WAL entries each region server ships it a second; 0 for no limit
+ * @param serial whether the peer is serial: HBase ships each region's edits in their order across
+ *     moves, splits and dead servers, and the endpoint writes them in that order (a table with
+ *     NEW_VERSION_BEHAVIOR, where a delete hides only what was written before it)
  * @param source the table whose WAL edits it re-keys; null when it does not exist
  * @param target the table it writes; null when it does not exist
  * @param sourceKey the source's key layout; null when it does not exist
@@ -34,6 +37,7 @@ public record StreamResult(
     boolean exists,
     boolean enabled,
     long bandwidth,
+    boolean serial,
     String source,
     String target,
     String sourceKey,
@@ -55,14 +59,15 @@ public record StreamResult(
       List<WriteRate.Figure> targetWrites) {
     if (s == null) {
       return new StreamResult(
-          peerId, false, false, 0, null, null, null, null, List.of(), List.of(), 0, List.of(),
-          false);
+          peerId, false, false, 0, false, null, null, null, null, List.of(), List.of(), 0,
+          List.of(), false);
     }
     return new StreamResult(
         peerId,
         true,
         s.enabled(),
         s.bandwidth(),
+        s.serial(),
         s.settings().source().getNameAsString(),
         s.settings().target().getNameAsString(),
         s.settings().sourceKey(),
@@ -82,7 +87,7 @@ public record StreamResult(
     }
     out.append(
         String.format(
-            "stream %s: %s -> %s (replication peer %s, %s%s%s)%n  keys           %s %s %s%n",
+            "stream %s: %s -> %s (replication peer %s, %s%s%s%s)%n  keys           %s %s %s%n",
             verb,
             source,
             target,
@@ -91,6 +96,7 @@ public record StreamResult(
             bandwidth > 0
                 ? String.format(", at most %,d bytes a second from each region server", bandwidth)
                 : "",
+            serial ? ", serial: each row's edits in their order" : "",
             reverse ? ", reverse: the migration's keys run backwards" : "",
             sourceKey,
             reverse ? "<=" : "=>",

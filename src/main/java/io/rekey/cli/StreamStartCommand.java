@@ -3,6 +3,7 @@ package io.rekey.cli;
 import io.rekey.common.FindingsFound;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.rekey.RekeyJob;
+import io.rekey.rekey.RekeyPlanner;
 import io.rekey.rekey.RekeyResult;
 import io.rekey.report.RekeyText;
 import io.rekey.run.RunState;
@@ -63,11 +64,14 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
         job -> {
           try (Admin admin = job.connection().getAdmin()) {
             StreamPeer.requireStartable(admin, stream.peerId(), stream.settings());
+            // Planned first, so that a copy the planner refuses leaves no peer behind; its snapshot
+            // is taken when it runs, after the peer exists.
+            RekeyPlanner.Planned planned = RekeyJob.plan(job, o.copy());
             StreamPeer.add(admin, admin, stream.peerId(), stream.settings(), false);
             StreamPeer.limit(admin, stream.peerId(), stream.bandwidth());
             RekeyResult copy;
             try {
-              copy = new RekeyJob(job, o.copy(), RekeyJob.plan(job, o.copy())).execute();
+              copy = new RekeyJob(job, o.copy(), planned).execute();
             } catch (RuntimeException e) {
               StreamPeer.stop(admin, stream.peerId()); // a stream over no copy is no stream
               throw e;

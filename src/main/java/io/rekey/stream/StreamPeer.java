@@ -15,6 +15,7 @@ import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.replication.ReplicationLoadSource;
 import org.apache.hadoop.hbase.replication.ReplicationPeerConfig;
 import org.apache.hadoop.hbase.replication.ReplicationPeerDescription;
@@ -46,6 +47,9 @@ public final class StreamPeer {
    * @param enabled whether the peer ships edits
    * @param bandwidth the peer's bandwidth: bytes of WAL entries each region server ships it a
    *     second, 0 for no limit of its own
+   * @param serial whether HBase ships each region's edits in their order across moves, splits,
+   *     merges and dead servers (a serial peer), which a table with {@code NEW_VERSION_BEHAVIOR}
+   *     needs and the endpoint then keeps while it writes
    * @param queues HBase's figures of each region server queue of the peer; HBase refreshes them
    *     every few seconds, so they show progress, not that the stream is drained
    */
@@ -54,6 +58,7 @@ public final class StreamPeer {
       StreamSettings settings,
       boolean enabled,
       long bandwidth,
+      boolean serial,
       List<Queue> queues) {}
 
   /**
@@ -110,7 +115,6 @@ public final class StreamPeer {
   public static void start(Admin source, Admin target, String peerId, StreamSettings settings)
       throws IOException {
     requireTable(target, settings.target(), "target");
-    requireOrderFree(target, settings.target(), "target");
     requireStartable(source, peerId, settings);
     add(source, target, peerId, settings, true);
   }
@@ -137,8 +141,6 @@ public final class StreamPeer {
       throws IOException {
     EditMapper.of(settings); // refuses what a stream cannot map, before any peer exists
     requireTable(source, settings.source(), "source");
-    // The copy creates the target with the source's family settings.
-    requireOrderFree(source, settings.source(), "source");
     for (ReplicationPeerDescription p : source.listReplicationPeers()) {
       if (p.getPeerId().equals(peerId)) {
         throw new RekeyException(
@@ -153,11 +155,20 @@ public final class StreamPeer {
   /**
    * Adds the peer and the fence tables, after rolling every source server's WAL. A disabled peer
    * already holds the WAL from this moment on, shipping nothing until {@link #enable}: a copy taken
-   * after it misses nothing.
+   * after it misses nothing. The peer is serial where a table's result depends on the order of its
+   * edits ({@link #orderDependent}).
+   *
+   * @throws RekeyException before anything is created, when the stream must be serial and HBase
+   *     would not order the source's edits
    */
   public static void add(
       Admin source, Admin target, String peerId, StreamSettings settings, boolean enabled)
       throws IOException {
+    boolean serial =
+        orderDependent(source, settings.source()) || orderDependent(target, settings.target());
+    if (serial) {
+      requireOrderedBySource(source, settings);
+    }
     int servers =
         source
             .getClusterMetrics(java.util.EnumSet.of(ClusterMetrics.Option.LIVE_SERVERS))
@@ -177,6 +188,7 @@ public final class StreamPeer {
     ReplicationPeerConfig config =
         ReplicationPeerConfig.newBuilder()
             .setReplicationEndpointImpl(RekeyingEndpoint.class.getName())
+            .setSerial(serial)
             .setReplicateAllUserTables(false)
             .setTableCFsMap(Map.of(settings.source(), List.of(), settings.fenceTable(), List.of()))
             .putAllConfiguration(settings.toPeerConfiguration())
@@ -190,30 +202,54 @@ public final class StreamPeer {
   }
 
   /**
-   * Refuses a table whose families keep NEW_VERSION_BEHAVIOR: there a delete hides only what
-   * arrived before it, so the target's result depends on the order edits arrive in, and a stream
-   * keeps that order only per region on one server, not across a move, a split or a dead server.
+   * Whether a table (when it exists: a copy creates the target later, with the source's family
+   * settings) keeps NEW_VERSION_BEHAVIOR in a family. There a delete hides only what was written
+   * before it, so the target ends as the source only when each row's edits reach it in their order:
+   * the stream's peer is then serial, which HBase keeps across a region's moves, splits, merges and
+   * dead servers (the endpoint keeps it too: {@link RekeyingEndpoint}).
    */
-  private static void requireOrderFree(Admin admin, TableName t, String side) throws IOException {
+  private static boolean orderDependent(Admin admin, TableName t) throws IOException {
+    if (!admin.tableExists(t)) {
+      return false;
+    }
     for (ColumnFamilyDescriptor f : admin.getDescriptor(t).getColumnFamilies()) {
       if (f.isNewVersionBehavior()) {
-        throw new RekeyException(
-            "the "
-                + side
-                + " table "
-                + t
-                + "'s family "
-                + f.getNameAsString()
-                + " keeps NEW_VERSION_BEHAVIOR, where what a delete hides depends on the order"
-                + " edits arrive in, which a stream keeps only per region on one server (not across"
-                + " a move, a split or a dead server); migrate it with 'rekey sync', or turn it off:"
-                + " alter '"
-                + t
-                + "', {NAME => '"
-                + f.getNameAsString()
-                + "', NEW_VERSION_BEHAVIOR => false}");
+        return true;
       }
     }
+    return false;
+  }
+
+  /**
+   * Refuses a serial stream of a source whose regions HBase records no order for: it writes a
+   * region's sequence barriers, by which a serial peer holds back a moved or split region's newer
+   * edits, only for a table with a family of global replication scope.
+   */
+  private static void requireOrderedBySource(Admin source, StreamSettings settings)
+      throws IOException {
+    TableDescriptor t = source.getDescriptor(settings.source());
+    if (t.hasGlobalReplicationScope()) {
+      return;
+    }
+    String family = t.getColumnFamilies()[0].getNameAsString();
+    for (ColumnFamilyDescriptor f : t.getColumnFamilies()) {
+      if (f.isNewVersionBehavior()) {
+        family = f.getNameAsString();
+      }
+    }
+    throw new RekeyException(
+        "the stream "
+            + settings.source()
+            + " -> "
+            + settings.target()
+            + " must keep each row's edits in their order (a family keeps NEW_VERSION_BEHAVIOR,"
+            + " where a delete hides only what was written before it), and HBase orders a"
+            + " region's edits across moves, splits and dead servers only for a table with a"
+            + " family of REPLICATION_SCOPE 1; nothing was created: alter '"
+            + settings.source()
+            + "', {NAME => '"
+            + family
+            + "', REPLICATION_SCOPE => 1} (a replication peer of all tables then ships it too)");
   }
 
   private static void requireTable(Admin admin, TableName t, String side) throws IOException {
@@ -264,6 +300,7 @@ public final class StreamPeer {
         StreamSettings.fromPeerConfiguration(peer.getPeerConfig().getConfiguration()),
         peer.isEnabled(),
         peer.getPeerConfig().getBandwidth(),
+        peer.getPeerConfig().isSerial(),
         queues);
   }
 
@@ -302,7 +339,6 @@ public final class StreamPeer {
               + back.target());
     }
     requireTable(here, back.target(), "target");
-    requireOrderFree(here, back.target(), "target");
     requireStartable(there, reversePeerId, back);
     add(there, here, reversePeerId, back, false);
     stop(here, stream.peerId());

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The region server that holds the source dies with edits it has not shipped: another claims its
  * WAL queue (a recovered queue, with an endpoint of its own) and ships them, at least once, while
  * the source's region now writes to the new server's WAL. The target ends as the source mapped,
- * cell by cell: nothing lost, and nothing doubled by a batch shipped again.
+ * cell by cell: nothing lost, and nothing doubled by a batch shipped again. A second stream, of a
+ * table with NEW_VERSION_BEHAVIOR, has a write and its delete in the dead server's WAL and the
+ * write again at that timestamp in the new server's: its serial peer ships them in that order.
  */
 @LongTier
 @ExtendWith(MiniHBase.class)
@@ -50,6 +52,25 @@ class StreamFailoverIT {
     return puts;
   }
 
+  /**
+   * Writes {@code m:body} of each of the first {@code rows} rows of {@link #puts} at one timestamp,
+   * and with {@code delete} deletes that version again: under NEW_VERSION_BEHAVIOR a write after
+   * the delete shows, one before it does not.
+   */
+  private static void writeAndDelete(TableName table, int rows, String value, boolean delete)
+      throws java.io.IOException {
+    try (Table t = MiniHBase.util().getConnection().getTable(table)) {
+      for (int i = 0; i < rows; i++) {
+        byte[] row = b((StreamIT.T0 + i) + "_user" + (i % 5) + "_o" + i);
+        long ts = StreamIT.T0 + 1_000_000 + i;
+        t.put(new Put(row).addColumn(b("m"), b("body"), ts, b(value)));
+        if (delete) {
+          t.delete(new Delete(row).addColumn(b("m"), b("body"), ts));
+        }
+      }
+    }
+  }
+
   @Test
   void editsOfADeadRegionServerAreShippedByTheServerThatClaimsItsQueue() throws Exception {
     TableName source = TableName.valueOf("sf_src");
@@ -61,10 +82,26 @@ class StreamFailoverIT {
               .setMaxVersions(5)
               .build());
     }
+    TableName ordered = TableName.valueOf("sfo_src");
+    TableName orderedTarget = TableName.valueOf("sfo_dst");
+    for (TableName t : List.of(ordered, orderedTarget)) {
+      TestTables.create(
+          t,
+          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
+              .setMaxVersions(5)
+              .setNewVersionBehavior(true)
+              .setScope(org.apache.hadoop.hbase.HConstants.REPLICATION_SCOPE_GLOBAL)
+              .build());
+    }
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
+    StreamSettings inOrder =
+        new StreamSettings(ordered, orderedTarget, SOURCE_KEY, TARGET_KEY, Map.of());
     MiniHBaseCluster cluster = MiniHBase.util().getMiniHBaseCluster();
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
       StreamPeer.start(admin, admin, "rekey_sf", settings);
+      StreamPeer.start(admin, admin, "rekey_sfo", inOrder);
+      assertThat(StreamPeer.status(admin, "rekey_sfo").serial()).isTrue();
+      TestTables.put(ordered, puts(0, 50));
       TableName stateTable = TableName.valueOf("sf_state");
       RunState state = new RunState(MiniHBase.util().getConnection(), stateTable, target);
       state.ensureTable();
@@ -80,13 +117,18 @@ class StreamFailoverIT {
           m -> m);
       // Edits pile up in the source server's WAL queue, unshipped.
       admin.disableReplicationPeer("rekey_sf");
+      admin.disableReplicationPeer("rekey_sfo");
       TestTables.put(source, puts(0, 200));
+      writeAndDelete(ordered, 50, "first", true);
       try (Table t = MiniHBase.util().getConnection().getTable(source)) {
         t.delete(new Delete(b((StreamIT.T0 + 3) + "_user3_o3")));
       }
       HRegionServer holder =
           cluster.getRegionServer(
               cluster.getServerWith(admin.getRegions(source).get(0).getRegionName()));
+      assertThat(cluster.getServerWith(admin.getRegions(ordered).get(0).getRegionName()))
+          .as("the order-dependent table's region is on the server that dies")
+          .isEqualTo(cluster.getServerWith(admin.getRegions(source).get(0).getRegionName()));
       JVMClusterUtil.RegionServerThread second = cluster.startRegionServer();
       second.waitForServerOnline();
       ServerName dead = holder.getServerName();
@@ -97,8 +139,10 @@ class StreamFailoverIT {
       MiniHBase.util().waitTableAvailable(target, 60_000);
       assertThat(admin.getRegions(second.getRegionServer().getServerName())).isNotEmpty();
       admin.enableReplicationPeer("rekey_sf");
+      admin.enableReplicationPeer("rekey_sfo");
       // And more edits, now in the new server's own WAL.
       TestTables.put(source, puts(200, 300));
+      writeAndDelete(ordered, 50, "second", false);
 
       // The writers stop here. A switch asked at once, while the claimed queue may still ship the
       // dead server's WAL, must refuse or be right at that instant; asked again, it says switch.
@@ -131,6 +175,12 @@ class StreamFailoverIT {
       assertThat(expected).hasSize(300 * 2 - 2);
       assertThat(dead).isNotEqualTo(second.getRegionServer().getServerName());
       StreamPeer.stop(admin, "rekey_sf");
+
+      List<String> inItsOrder = StreamIT.awaitMapped(ordered, orderedTarget, inOrder.mapping());
+      assertThat(inItsOrder.stream().filter(l -> l.contains("=second")).count()).isEqualTo(50);
+      assertThat(inItsOrder).noneMatch(l -> l.contains("=first"));
+      assertThat(StreamIT.actual(orderedTarget)).isEqualTo(inItsOrder);
+      StreamPeer.stop(admin, "rekey_sfo");
     }
   }
 }

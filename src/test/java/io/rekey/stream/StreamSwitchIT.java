@@ -16,8 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
+import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -341,6 +343,132 @@ class StreamSwitchIT {
 
   private static CliRun switchBack(String... more) {
     return switchInto("sw_src", more);
+  }
+
+  /**
+   * A source with NEW_VERSION_BEHAVIOR, where a delete hides only what was written before it: a
+   * writer puts, deletes and puts again at one timestamp, and writes a cell under a column delete
+   * after it, all through the copy, a split and a move of the source's region. Sent together, the
+   * three writes at one timestamp would share one MVCC number in the target and read as deleted;
+   * the serial stream writes each row's edits in their order, and the target reads as the source.
+   */
+  @Test
+  void anOrderDependentTableStreamsEachRowsEditsInTheirOrderThroughTheCopyASplitAndAMove()
+      throws Exception {
+    TableName source = TableName.valueOf("so_src");
+    TableName target = TableName.valueOf("so_dst");
+    TestTables.create(
+        source,
+        ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
+            .setMaxVersions(5)
+            .setNewVersionBehavior(true)
+            .setScope(HConstants.REPLICATION_SCOPE_GLOBAL)
+            .build());
+    TestTables.put(source, writes(0, 300, "before the copy"));
+    KeyMapping mapping =
+        new StreamSettings(source, target, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY, Map.of())
+            .mapping();
+    // A raw copy would lose the order (RekeyIT): refused before the peer is added.
+    CliRun raw =
+        cli(
+            "stream",
+            "start",
+            "--source",
+            "so_src",
+            "--target",
+            "so_dst",
+            "--source-key",
+            StreamIT.SOURCE_KEY,
+            "--target-key",
+            StreamIT.TARGET_KEY,
+            "--state-table",
+            STATE,
+            "--raw");
+    assertThat(raw.exit()).as(raw.toString()).isNotEqualTo(ExitCode.OK);
+    assertThat(raw.err()).contains("--raw is 'true' but the family m of so_src keeps");
+    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      assertThat(admin.listReplicationPeers()).noneMatch(p -> p.getPeerId().equals("rekey_so_dst"));
+      assertThat(admin.tableExists(target)).isFalse();
+    }
+    AtomicBoolean writing = new AtomicBoolean(true);
+    AtomicInteger steps = new AtomicInteger();
+    Thread writer =
+        new Thread(
+            () -> {
+              try (var t = MiniHBase.util().getConnection().getTable(source)) {
+                while (writing.get()) {
+                  putDeletePutAndWriteUnderADelete(t, steps.getAndIncrement());
+                  Thread.sleep(20);
+                }
+              } catch (Exception e) {
+                steps.set(-1_000_000); // fails the count below
+              }
+            });
+    writer.start();
+    CliRun started =
+        cli(
+            "stream",
+            "start",
+            "--source",
+            "so_src",
+            "--target",
+            "so_dst",
+            "--source-key",
+            StreamIT.SOURCE_KEY,
+            "--target-key",
+            StreamIT.TARGET_KEY,
+            "--state-table",
+            STATE);
+    assertThat(started.exit()).as(started.toString()).isEqualTo(ExitCode.OK);
+    assertThat(started.out()).contains("serial: each row's edits in their order");
+    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      assertThat(admin.getReplicationPeerConfig("rekey_so_dst").isSerial()).isTrue();
+      admin.split(source, b(String.valueOf(StreamIT.T0 + 150)));
+      MiniHBase.util().waitFor(60_000, () -> admin.getRegions(source).size() == 2);
+      MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
+      Thread.sleep(500);
+      for (var region : admin.getRegions(source)) {
+        admin.move(region.getEncodedNameAsBytes()); // closed and opened again: a new barrier
+      }
+      MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
+      Thread.sleep(500);
+    }
+    writing.set(false);
+    writer.join();
+    assertThat(steps.get()).isGreaterThan(30);
+
+    List<String> expected = StreamIT.awaitMapped(source, target, mapping);
+    // The source reads the order: the second write at each timestamp, and the cell written under
+    // an older column delete.
+    assertThat(expected.stream().filter(l -> l.contains("=second ")).count())
+        .isEqualTo(steps.get());
+    assertThat(expected.stream().filter(l -> l.contains("=after its delete ")).count())
+        .isEqualTo(steps.get());
+    assertThat(StreamIT.actual(target)).isEqualTo(expected);
+    verifyLive("so_src", "so_dst");
+    CliRun switched =
+        cli("stream", "switch", "--target", "so_dst", "--state-table", STATE, "--settle", "0.5");
+    assertThat(switched.exit()).as(switched.toString()).isEqualTo(ExitCode.OK);
+    assertThat(StreamIT.actual(target)).isEqualTo(StreamIT.expected(source, mapping));
+    assertThat(cli("stream", "stop", "--target", "so_dst").exit()).isEqualTo(ExitCode.OK);
+  }
+
+  /**
+   * One step of an order-dependent writer, on row {@code step} of {@link #writes}: a cell written,
+   * deleted and written again at one timestamp; and a cell stamped below a column delete, written
+   * after it, which NEW_VERSION_BEHAVIOR shows and HBase's default behavior would hide.
+   */
+  private static void putDeletePutAndWriteUnderADelete(
+      org.apache.hadoop.hbase.client.Table t, int step) throws java.io.IOException {
+    byte[] row = b(StreamIT.T0 + step + "_user" + step % 5 + "_o" + step);
+    long ts = StreamIT.T0 + 1_000_000 + step;
+    t.put(new Put(row).addColumn(b("m"), b("body"), ts, b("first " + step)));
+    t.delete(new Delete(row).addColumn(b("m"), b("body"), ts));
+    t.put(new Put(row).addColumn(b("m"), b("body"), ts, b("second " + step)));
+    long old = StreamIT.LONG_AGO + 10_000 + step;
+    t.put(new Put(row).addColumn(b("m"), b("below"), old, b("before its delete " + step)));
+    t.delete(new Delete(row).addColumns(b("m"), b("below"), old + 1));
+    t.put(new Put(row).addColumn(b("m"), b("below"), old - 1, b("after its delete " + step)));
   }
 
   /**

@@ -22,12 +22,15 @@ import org.apache.hadoop.hbase.wal.WALEdit;
 /**
  * Turns the cells of one WAL edit of the source into what the target must receive: each cell under
  * its row's new key, with its own timestamp and type (a Put, or a delete marker of any kind): one
- * {@link Put} of a target row's cells and one {@link Delete} of its markers. Applying the result
- * twice leaves the target as once: a cell is identified by its row, column, timestamp and type, so
- * writing it again writes the same cell. Nor does the order in which they are applied matter: under
- * HBase's default version semantics a marker hides the cells at or below its timestamp whenever
- * either was written (tables with {@code NEW_VERSION_BEHAVIOR} are not streamed), so the rows can
- * go out as plain batches, as HBase's own replication sink sends them.
+ * {@link Put} of a target row's cells and then one {@link Delete} of its markers. Applying the
+ * result twice leaves the target as once: a cell is identified by its row, column, timestamp and
+ * type, so writing it again writes the same cell. Under HBase's default version semantics the order
+ * in which they are applied does not matter either: a marker hides the cells at or below its
+ * timestamp whenever either was written, so the rows can go out as plain batches, as HBase's own
+ * replication sink sends them. Under {@code NEW_VERSION_BEHAVIOR} a marker hides only what was
+ * written before it (or with it, in one edit): there the stream's peer is serial and the endpoint
+ * writes each row's mutations in the order given ({@link TargetWriter}), the Put before the Delete,
+ * and a batch shipped again is written again in its order, so it ends as once.
  *
  * <p>Only layouts whose target key is made from the row key alone: a key bound to a column needs
  * the row's current value of that column, which an edit that did not change it does not carry. A

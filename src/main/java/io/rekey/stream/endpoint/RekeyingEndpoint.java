@@ -12,7 +12,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.BufferedMutator;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
@@ -80,6 +79,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private Context context;
   private volatile StreamSettings settings;
   private volatile EditMapper mapper;
+  private volatile boolean inOrder;
   private volatile Connection target;
   private volatile Connection local;
   // replicate() runs on one thread per WAL group (several with multiwal).
@@ -95,6 +95,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private void configure(ReplicationPeerConfig peer) {
     StreamSettings s = StreamSettings.fromPeerConfiguration(peer.getConfiguration());
     mapper = EditMapper.of(s);
+    inOrder = peer.isSerial();
     settings = s;
   }
 
@@ -134,10 +135,12 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     long rows = 0;
     long cells = 0;
     byte[] firstRow = null;
-    try (BufferedMutator out =
-        target()
-            .getBufferedMutator(
-                new BufferedMutatorParams(s.target()).writeBufferSize(WRITE_BUFFER_BYTES))) {
+    try (TargetWriter out =
+        new TargetWriter(
+            target()
+                .getBufferedMutator(
+                    new BufferedMutatorParams(s.target()).writeBufferSize(WRITE_BUFFER_BYTES)),
+            inOrder)) {
       for (WAL.Entry entry : batch.getEntries()) {
         TableName table = entry.getKey().getTableName();
         if (table.equals(s.fenceTable())) {
@@ -162,7 +165,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         for (Mutation m : mapped.mutations()) {
           cells += m.size();
         }
-        out.mutate(mapped.mutations());
+        out.write(mapped.mutations());
         stamped.addAll(mapped.stampedBefore());
         if (stamped.size() >= READ_BACK_CHUNK) {
           out.flush();
