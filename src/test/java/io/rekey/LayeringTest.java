@@ -223,8 +223,9 @@ class LayeringTest {
 
   /**
    * The stream's replication endpoint (its own jar) runs inside the source's region servers: it may
-   * use the key codecs, the common types, HBase's and Hadoop's client and logging, and nothing else
-   * of ours or of anyone's, so its jar is small and loads beside HBase's own.
+   * use the key codecs, the common types, HBase's and Hadoop's client and logging (and HBase's own
+   * relocated protobuf, in which a WAL's bulk load marker is written), and nothing else of ours or
+   * of anyone's, so its jar is small and loads beside HBase's own.
    */
   @Test
   void theStreamNeedsOnlyTheKeyCodecsAndAnHBaseClient() {
@@ -239,6 +240,7 @@ class LayeringTest {
             "io.rekey.keys..",
             "io.rekey.common..",
             "org.apache.hadoop..",
+            "org.apache.hbase.thirdparty.com.google.protobuf..",
             "org.slf4j..")
         .check(main);
   }

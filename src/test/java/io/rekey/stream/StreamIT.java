@@ -202,18 +202,67 @@ class StreamIT {
     }
   }
 
+  /**
+   * A bulk load into the source reaches the target: the WAL holds only its marker, and the endpoint
+   * reads the cells (Puts, one stamped years ago, and a delete marker) from the loaded files. A
+   * load whose files a compaction replaced and the archive's cleaner deleted before the stream read
+   * them is recorded as refused, naming the file.
+   */
   @Test
-  void aBulkLoadIntoTheSourceIsRecordedAsRefusedNotSkipped() throws Exception {
+  void aBulkLoadIntoTheSourceIsCarriedAndOneWhoseFilesAreGoneIsRecordedAsRefused()
+      throws Exception {
     TableName source = table("st_bulk_src");
     TableName target = table("st_bulk_dst");
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
       StreamPeer.start(admin, admin, "rekey_bulk", settings);
+      TestTables.put(
+          source,
+          List.of(new Put(b(row(T0 + 2, 3, 2))).addColumn(b("m"), b("body"), T0, b("put"))));
       TestTables.bulkLoad(
           source,
           List.of(
               new org.apache.hadoop.hbase.KeyValue(
-                  b(row(T0, 1, 1)), b("m"), b("body"), T0, b("bulk loaded"))));
+                  b(row(T0, 1, 1)), b("m"), b("body"), T0, b("bulk loaded")),
+              new org.apache.hadoop.hbase.KeyValue(
+                  b(row(T0 + 1, 2, 1)), b("m"), b("body"), LONG_AGO, b("bulk loaded, archived")),
+              new org.apache.hadoop.hbase.KeyValue(
+                  b(row(T0 + 2, 3, 2)),
+                  b("m"),
+                  b("body"),
+                  T0 + 5,
+                  org.apache.hadoop.hbase.KeyValue.Type.DeleteColumn)));
+      List<String> expected = awaitMapped(source, target, settings.mapping());
+      assertThat(actual(target)).isEqualTo(expected);
+      assertThat(expected)
+          .hasSize(2)
+          .anyMatch(l -> l.endsWith("=bulk loaded"))
+          .anyMatch(l -> l.endsWith("=bulk loaded, archived"));
+
+      // A load the stream reads only after its file was compacted away and deleted.
+      admin.disableReplicationPeer("rekey_bulk");
+      TestTables.bulkLoad(
+          source,
+          List.of(
+              new org.apache.hadoop.hbase.KeyValue(
+                  b(row(T0 + 9, 4, 9)), b("m"), b("body"), T0, b("gone"))));
+      org.apache.hadoop.fs.Path archived =
+          new org.apache.hadoop.fs.Path(
+              MiniHBase.util().getConfiguration().get("hbase.rootdir"),
+              "archive/data/default/st_bulk_src");
+      org.apache.hadoop.fs.FileSystem fs =
+          archived.getFileSystem(MiniHBase.util().getConfiguration());
+      MiniHBase.util().compact(source, true);
+      for (int i = 0; i < 100 && !fs.exists(archived); i++) {
+        for (var region : MiniHBase.util().getMiniHBaseCluster().getRegions(source)) {
+          for (var store : region.getStores()) {
+            store.closeAndArchiveCompactedFiles(); // what HBase's discharger chore does
+          }
+        }
+        Thread.sleep(200);
+      }
+      assertThat(fs.delete(archived, true)).isTrue(); // what the archive's cleaner does
+      admin.enableReplicationPeer("rekey_bulk");
       // A write after the load: once it is in the target, the load's marker was shipped too.
       TestTables.put(
           source, List.of(new Put(b(row(T0, 3, 3))).addColumn(b("m"), b("body"), T0, b("after"))));
@@ -224,8 +273,6 @@ class StreamIT {
         }
         assertThat(t.get(new Get(after)).isEmpty()).isFalse();
       }
-      // Its cells are in a file, not in the log: the endpoint sees only the marker, and records
-      // it right after writing the rows of the same batch.
       Fences.Refused refused = null;
       for (int i = 0; i < 50 && (refused == null || refused.count() == 0); i++) {
         Thread.sleep(refused == null ? 0 : 200);
@@ -234,8 +281,10 @@ class StreamIT {
       }
       assertThat(refused.count()).isEqualTo(1);
       assertThat(refused.examples().get(0))
-          .startsWith("HBASE::BULK_LOAD into ")
-          .contains("write them with 'rekey repair'");
+          .startsWith("HBASE::BULK_LOAD of region ")
+          .contains("was deleted before the stream read it")
+          .contains("write its cells with 'rekey repair'");
+      assertThat(actual(target)).noneMatch(l -> l.endsWith("=gone"));
       StreamPeer.stop(admin, "rekey_bulk");
     }
   }

@@ -86,12 +86,15 @@ public final class EditMapper {
    * @param rejectedCells the cells of those rows
    * @param stampedBefore the Puts stamped before the edit was logged, which a delete marker one
    *     table compacted away and the other did not may hide in one only ({@link HiddenCells})
+   * @param bulkLoads the edit's markers of bulk loads into the source, whose cells are in store
+   *     files, not in the log ({@link BulkLoadedFiles})
    */
   public record Mapped(
       List<Mutation> mutations,
       List<String> rejected,
       long rejectedCells,
-      List<HiddenCells.Stamped> stampedBefore) {}
+      List<HiddenCells.Stamped> stampedBefore,
+      List<Cell> bulkLoads) {}
 
   /**
    * Maps an edit's cells.
@@ -103,20 +106,14 @@ public final class EditMapper {
     Map<ByteBuffer, TargetRow> rows = new LinkedHashMap<>();
     List<HiddenCells.Stamped> stamped = new ArrayList<>();
     List<String> rejected = new ArrayList<>();
+    List<Cell> bulkLoads = new ArrayList<>();
     long rejectedCells = 0;
     byte[] sourceRow = null;
     TargetRow current = null;
     for (Cell cell : cells) {
       if (WALEdit.isMetaEditFamily(cell)) {
-        if (CellUtil.matchingQualifier(cell, WALEdit.BULK_LOAD)) {
-          // Bulk-loaded cells are in files, not in the log: the stream cannot carry them.
-          rejected.add(
-              "HBASE::BULK_LOAD into "
-                  + Bytes.toStringBinary(CellUtil.cloneRow(cell))
-                  + " @"
-                  + cell.getTimestamp()
-                  + "\ta bulk load into the source, whose cells the stream does not carry: write"
-                  + " them with 'rekey repair'");
+        if (BulkLoadedFiles.isMarker(cell)) {
+          bulkLoads.add(cell);
         }
         continue;
       }
@@ -159,7 +156,7 @@ public final class EditMapper {
         out.add(r.delete);
       }
     }
-    return new Mapped(out, rejected, rejectedCells, stamped);
+    return new Mapped(out, rejected, rejectedCells, stamped, bulkLoads);
   }
 
   /** One target row's cells and markers, gathered from an edit. */

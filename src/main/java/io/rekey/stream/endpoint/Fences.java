@@ -37,9 +37,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  * acknowledgements live in the table of the same name on the target's cluster (the endpoint's
  * client reaches only that one), in rows that start with {@code 0xFF}, beside the stream's refused
  * rows ({@code 0xFE}), its cells read differently ({@code 0xFD}, {@link HiddenCells}) and its
- * queues' write rates ({@code 0xFC}, {@link WriteRate}); no fence row has their length, so one
- * table serves both when source and target share a cluster. Several streams share the table: an
- * endpoint acknowledges its own peer's fences only.
+ * queues' write rates ({@code 0xFC}, {@link WriteRate}) and the bulk loads it carried ({@code
+ * 0xFB}, {@link BulkLoadedFiles}); no fence row has their length, so one table serves both when
+ * source and target share a cluster. Several streams share the table: an endpoint acknowledges its
+ * own peer's fences only.
  */
 public final class Fences {
   /** The fence table's family. */

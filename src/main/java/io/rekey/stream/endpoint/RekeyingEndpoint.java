@@ -10,6 +10,8 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.BufferedMutatorParams;
@@ -21,6 +23,7 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.replication.ReplicationEndpoint;
 import org.apache.hadoop.hbase.replication.ReplicationPeerConfig;
 import org.apache.hadoop.hbase.replication.WALEntryFilter;
+import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.wal.WAL;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +40,11 @@ import org.slf4j.LoggerFactory;
  * returning false, which makes HBase ship the same batch again. Rows the mapping refuses are
  * logged, one line each, recorded in the target's fence table (one cell a source row, with the
  * reason: {@link Fences#refused}) and not written.
+ *
+ * <p>A bulk load into the source reaches the log as a marker naming its store files: the endpoint
+ * reads their cells and writes them at the marker's place ({@link BulkLoadedFiles}). Where edits
+ * must land in order (a serial peer), each row's mutations are written in their order ({@link
+ * TargetWriter}).
  *
  * <p>It also acknowledges the switch's {@link Fences}: a fence of its own peer in the fence table,
  * shipped in order with the source's edits of the same WAL, is acknowledged in the target's fence
@@ -125,16 +133,22 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     };
   }
 
+  /** What a batch wrote and refused so far, and the cells it has still to read back. */
+  private static final class Written {
+    final List<String> refused = new ArrayList<>();
+    final List<HiddenCells.Stamped> stamped = new ArrayList<>();
+    final List<Put> carried = new ArrayList<>();
+    long rows;
+    long cells;
+    byte[] firstRow;
+  }
+
   @Override
   public boolean replicate(ReplicateContext batch) {
     StreamSettings s = settings;
-    List<String> refused = new ArrayList<>();
-    List<HiddenCells.Stamped> stamped = new ArrayList<>();
+    Written w = new Written();
     // Fences seen in this batch, with the source edits that followed each (a writer not stopped).
     Map<Fences.Fence, Long> fences = new LinkedHashMap<>();
-    long rows = 0;
-    long cells = 0;
-    byte[] firstRow = null;
     try (TargetWriter out =
         new TargetWriter(
             target()
@@ -152,40 +166,28 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
           continue;
         }
         fences.replaceAll((f, after) -> after + 1);
-        EditMapper.Mapped mapped =
-            mapper.map(entry.getEdit().getCells(), entry.getKey().getWriteTime());
-        for (String row : mapped.rejected()) {
-          LOG.warn("rekey stream {} -> {}: cannot map row {}", s.source(), s.target(), row);
-        }
-        refused.addAll(mapped.rejected());
-        if (firstRow == null && !mapped.mutations().isEmpty()) {
-          firstRow = mapped.mutations().get(0).getRow();
-        }
-        rows += mapped.mutations().size();
-        for (Mutation m : mapped.mutations()) {
-          cells += m.size();
-        }
-        out.write(mapped.mutations());
-        stamped.addAll(mapped.stampedBefore());
-        if (stamped.size() >= READ_BACK_CHUNK) {
-          out.flush();
-          readBack(s, stamped);
+        long loggedAt = entry.getKey().getWriteTime();
+        EditMapper.Mapped mapped = mapper.map(entry.getEdit().getCells(), loggedAt);
+        write(s, mapped, out, w);
+        for (Cell load : mapped.bulkLoads()) {
+          carry(s, load, loggedAt, out, w);
         }
       }
       // Every row is in the target before the cells are read back and the fences acknowledged.
       out.flush();
-      readBack(s, stamped);
-      if (!refused.isEmpty()) {
+      readBack(s, w.stamped);
+      if (!w.refused.isEmpty() || !w.carried.isEmpty()) {
         // Recorded where status and the switch read them: never dropped silently.
         try (Table t = target().getTable(s.fenceTable())) {
-          t.put(Fences.refused(context.getPeerId(), refused));
+          t.put(Fences.refused(context.getPeerId(), w.refused));
+          t.put(w.carried);
         }
       }
       if (!fences.isEmpty()) {
         // Only now: every edit shipped before each fence is in the target.
         acknowledge(s, fences);
       }
-      recordRate(s, batch.getWalGroupId(), cells);
+      recordRate(s, batch.getWalGroupId(), w.cells);
       failedInARow.set(0);
       return true;
     } catch (VirtualMachineError e) {
@@ -200,14 +202,76 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
               + " row; HBase ships the batch again in {} ms: {}",
           s.source(),
           s.target(),
-          rows,
-          firstRow == null ? "-" : org.apache.hadoop.hbase.util.Bytes.toStringBinary(firstRow),
+          w.rows,
+          w.firstRow == null ? "-" : Bytes.toStringBinary(w.firstRow),
           failures,
           pause,
           e.toString());
       sleep(pause);
       return false;
     }
+  }
+
+  /** Writes mapped mutations, and tallies and logs what they hold and what was refused. */
+  private void write(StreamSettings s, EditMapper.Mapped mapped, TargetWriter out, Written w)
+      throws IOException {
+    for (String row : mapped.rejected()) {
+      LOG.warn("rekey stream {} -> {}: cannot map row {}", s.source(), s.target(), row);
+    }
+    w.refused.addAll(mapped.rejected());
+    if (w.firstRow == null && !mapped.mutations().isEmpty()) {
+      w.firstRow = mapped.mutations().get(0).getRow();
+    }
+    w.rows += mapped.mutations().size();
+    for (Mutation m : mapped.mutations()) {
+      w.cells += m.size();
+    }
+    out.write(mapped.mutations());
+    w.stamped.addAll(mapped.stampedBefore());
+    if (w.stamped.size() >= READ_BACK_CHUNK) {
+      out.flush();
+      readBack(s, w.stamped);
+    }
+  }
+
+  /**
+   * Carries a bulk load into the source: its store files' cells, read where the region or the
+   * archive keeps them and written at the marker's place in the log, like any edit's. A file gone
+   * from both is refused in one line naming it (its cells are in the source, not in the target).
+   */
+  private void carry(StreamSettings s, Cell marker, long loggedAt, TargetWriter out, Written w)
+      throws IOException {
+    Configuration server = context.getLocalConfiguration();
+    BulkLoadedFiles.Files files = BulkLoadedFiles.locate(marker, s.source(), server);
+    if (!files.missing().isEmpty()) {
+      try (Table t = target().getTable(s.fenceTable())) {
+        if (BulkLoadedFiles.wasCarried(t, context.getPeerId(), files.load())) {
+          LOG.info(
+              "rekey stream {} -> {}: the bulk load {} was shipped again; carried already",
+              s.source(),
+              s.target(),
+              files.load());
+          return;
+        }
+      }
+    }
+    String load = "HBASE::BULK_LOAD of region " + files.load();
+    for (String gone : files.missing()) {
+      String line =
+          load
+              + "\tits store file "
+              + gone
+              + " was deleted before the stream read it: write its cells with 'rekey repair'"
+              + " (with hbase.replication.bulkload.enabled HBase keeps it until the stream ships"
+              + " the load)";
+      LOG.warn("rekey stream {} -> {}: cannot carry {}", s.source(), s.target(), line);
+      w.refused.add(line);
+    }
+    for (Path file : files.found()) {
+      BulkLoadedFiles.read(file, server, cells -> write(s, mapper.map(cells, loggedAt), out, w));
+      LOG.info("rekey stream {} -> {}: carried the bulk-loaded {}", s.source(), s.target(), file);
+    }
+    w.carried.add(BulkLoadedFiles.carried(context.getPeerId(), files.load()));
   }
 
   /**

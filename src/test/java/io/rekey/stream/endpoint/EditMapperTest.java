@@ -114,18 +114,13 @@ class EditMapperTest {
   }
 
   @Test
-  void aBulkLoadIntoTheSourceIsRefusedNotSkipped() throws Exception {
+  void aBulkLoadMarkerIsHandedOnForItsFilesToBeCarried() throws Exception {
     List<Cell> edit =
         List.of(new KeyValue(b("5_alice"), WALEdit.METAFAMILY, WALEdit.BULK_LOAD, TS, b("x")));
     EditMapper.Mapped mapped = new EditMapper(MAPPING).map(edit, TS);
     assertThat(mapped.mutations()).isEmpty();
-    assertThat(mapped.rejected())
-        .singleElement()
-        .asString()
-        .startsWith("HBASE::BULK_LOAD into 5_alice @" + TS + "\t")
-        .contains("rekey repair");
-    // Recorded once per marker, as a refused row of its own.
-    assertThat(Fences.refused("p", mapped.rejected())).hasSize(1);
+    assertThat(mapped.rejected()).isEmpty();
+    assertThat(mapped.bulkLoads()).containsExactlyElementsOf(edit);
   }
 
   @Test
