@@ -4,6 +4,9 @@
 #   - hbase-rekey's rekey (snapshot read, HFiles, bulk load; verify off so all three do the same)
 #   - a Put-based copy with the same key mapping (Spark foreachPartition + BufferedMutator)
 #   - hbase-spark 1.0.1's bulkLoad with the same mapping (it loses cell timestamps)
+#   - the read floor (the same snapshot read, counting) and the copy floor (the same read written
+#     to HFiles in read order and bulk-loaded into a table of the source's layout: what any copy
+#     through HBase's files pays)
 # and prints JSON with cells/s, the ratios, peak heap per method and the process's peak RSS.
 #
 #   jobs/bench-rekey.sh                    # BENCH_ROWS=400000 BENCH_MASTER=local[2] BENCH_ROUNDS=2

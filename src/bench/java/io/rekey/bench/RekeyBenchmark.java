@@ -123,6 +123,8 @@ public final class RekeyBenchmark {
                   List.of(
                       new Rounds.Method("rekey", r -> rekey(sc, connection, conf, source, r)),
                       ReadFloor.method(sc, connection, conf, source, sourceScan()),
+                      CopyFloor.method(
+                          sc, connection, conf, source, "bench:t_copy_floor", sourceScan()),
                       new Rounds.Method(
                           "putBased",
                           r ->
@@ -151,7 +153,11 @@ public final class RekeyBenchmark {
                   // Dropping the previous round's tables is not part of any method's time.
                   () -> {
                     for (String t :
-                        List.of("bench:t_rekey", "bench:t_put", "bench:t_hbase_spark")) {
+                        List.of(
+                            "bench:t_rekey",
+                            "bench:t_copy_floor",
+                            "bench:t_put",
+                            "bench:t_hbase_spark")) {
                       fresh(connection, t, null, null);
                     }
                   });
@@ -163,6 +169,7 @@ public final class RekeyBenchmark {
           timestampsKept(connection, src, TableName.valueOf("bench:t_rekey"), mapping));
       report.put("rekey", rekey);
       report.put("floor", rounds.summary("floor"));
+      report.put("copyFloor", rounds.summary("copyFloor"));
       Map<String, Object> put = rounds.summary("putBased");
       put.put(
           "timestampsKept",
@@ -180,6 +187,7 @@ public final class RekeyBenchmark {
       report.put("rekeyVsPutBased", rounds.speedup("rekey", "putBased"));
       report.put("rekeyVsHbaseSpark", rounds.speedup("rekey", "hbaseSpark"));
       report.put("rekeyOverFloor", rounds.overFloor("rekey", "floor"));
+      report.put("rekeyOverCopyFloor", rounds.overFloor("rekey", "copyFloor"));
       report.put(
           "rekeyVsPutBasedWithFlushMedianOfRounds",
           rounds.speedupWith("rekey", "putBased", "flushSeconds"));
