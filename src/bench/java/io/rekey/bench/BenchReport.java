@@ -39,6 +39,13 @@ public final class BenchReport {
     targets.add(new Target("rekey vs equal Put copy", "rekey.rekeyVsPutBased", 3, true));
     targets.add(new Target("rekey vs equal hbase-spark", "rekey.rekeyVsHbaseSpark", 2, true));
     targets.add(new Target("rekey over its read floor", "rekey.rekeyOverFloor", 3, false));
+    targets.add(new Target("rekey over its copy floor", "rekey.rekeyOverCopyFloor", 1.5, false));
+    targets.add(
+        new Target(
+            "verify vs HashTable + SyncTable --dryrun",
+            "rekey.verifyPeer.verifyVsHashTableSyncTable",
+            3,
+            true));
     targets.add(new Target("index build vs Put builder", "index.buildVsPutBased", 3, true));
     targets.add(new Target("audit over its read floor", "audit.auditOverFloor", 1.3, false));
     for (String part : PARTS) {

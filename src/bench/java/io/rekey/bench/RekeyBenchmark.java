@@ -191,6 +191,15 @@ public final class RekeyBenchmark {
       report.put(
           "rekeyVsPutBasedWithFlushMedianOfRounds",
           rounds.speedupWith("rekey", "putBased", "flushSeconds"));
+      // Verify against HBase's HashTable + SyncTable on the same-key copy the copy floor left,
+      // last:
+      // its MapReduce jobs slow the Spark code that runs after them in this JVM.
+      if (!Boolean.getBoolean("bench.noHashSync")) {
+        report.put(
+            "verifyPeer",
+            HashSyncPeer.compare(
+                sc, connection, conf, source, "bench:t_copy_floor", SOURCE_KEY, out.getParent()));
+      }
       report.put("processPeakRssMiB", peakRssMiB());
     }
     writeReport(report, out);
