@@ -82,17 +82,8 @@ class StreamFailoverIT {
               .setMaxVersions(5)
               .build());
     }
-    TableName ordered = TableName.valueOf("sfo_src");
-    TableName orderedTarget = TableName.valueOf("sfo_dst");
-    for (TableName t : List.of(ordered, orderedTarget)) {
-      TestTables.create(
-          t,
-          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
-              .setMaxVersions(5)
-              .setNewVersionBehavior(true)
-              .setScope(org.apache.hadoop.hbase.HConstants.REPLICATION_SCOPE_GLOBAL)
-              .build());
-    }
+    TableName ordered = StreamIT.orderedTable("sfo_src");
+    TableName orderedTarget = StreamIT.orderedTable("sfo_dst");
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
     StreamSettings inOrder =
         new StreamSettings(ordered, orderedTarget, SOURCE_KEY, TARGET_KEY, Map.of());

@@ -60,6 +60,22 @@ class StreamIT {
     return t;
   }
 
+  /**
+   * A table of family {@code m} whose edits must land in order: NEW_VERSION_BEHAVIOR, and the
+   * global replication scope for which HBase records the region barriers a serial peer orders by.
+   */
+  static TableName orderedTable(String name) throws Exception {
+    TableName t = TableName.valueOf(name);
+    TestTables.create(
+        t,
+        ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
+            .setMaxVersions(5)
+            .setNewVersionBehavior(true)
+            .setScope(org.apache.hadoop.hbase.HConstants.REPLICATION_SCOPE_GLOBAL)
+            .build());
+    return t;
+  }
+
   private static String row(long ts, int user, int order) {
     return ts + "_user" + user + "_o" + order;
   }
@@ -84,25 +100,28 @@ class StreamIT {
     return expected;
   }
 
+  /** The command-line arguments of {@code verb} (say {@code stream start}) for a migration. */
+  static List<String> migration(
+      List<String> verb, String source, String target, String sourceKey, String targetKey) {
+    List<String> args = new ArrayList<>(verb);
+    args.addAll(
+        List.of(
+            "--source",
+            source,
+            "--target",
+            target,
+            "--source-key",
+            sourceKey,
+            "--target-key",
+            targetKey));
+    return args;
+  }
+
   /** {@code stream start --no-copy} through the command line, on the mini cluster. */
   static CliRun startCli(
       String source, String target, String sourceKey, String targetKey, String... more) {
-    List<String> args =
-        new ArrayList<>(
-            List.of(
-                "stream",
-                "start",
-                "--source",
-                source,
-                "--target",
-                target,
-                "--source-key",
-                sourceKey,
-                "--target-key",
-                targetKey,
-                "--no-copy",
-                "--zk",
-                MiniHBase.zkQuorum()));
+    List<String> args = migration(List.of("stream", "start"), source, target, sourceKey, targetKey);
+    args.addAll(List.of("--no-copy", "--zk", MiniHBase.zkQuorum()));
     args.addAll(List.of(more));
     return CliRun.of(args.toArray(String[]::new));
   }

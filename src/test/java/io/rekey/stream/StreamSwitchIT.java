@@ -16,10 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
-import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -54,6 +52,16 @@ class StreamSwitchIT {
     return CliRun.of(all.toArray(String[]::new));
   }
 
+  /** {@code stream start} with its copy, in the stream ITs' layouts and state table. */
+  private static CliRun startWithCopy(String source, String target, String... more) {
+    List<String> args =
+        StreamIT.migration(
+            List.of("stream", "start"), source, target, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY);
+    args.addAll(List.of("--state-table", STATE));
+    args.addAll(List.of(more));
+    return cli(args.toArray(String[]::new));
+  }
+
   private static CliRun switchNow(String... more) {
     return switchInto("sw_dst", more);
   }
@@ -69,20 +77,11 @@ class StreamSwitchIT {
 
   /** A live verify of the migration, which records the match the switch asks for. */
   private static void verifyLive(String source, String target) {
-    CliRun verified =
-        cli(
-            "verify",
-            "--source",
-            source,
-            "--target",
-            target,
-            "--source-key",
-            StreamIT.SOURCE_KEY,
-            "--target-key",
-            StreamIT.TARGET_KEY,
-            "--live-scan",
-            "--state-table",
-            STATE);
+    List<String> args =
+        StreamIT.migration(
+            List.of("verify"), source, target, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY);
+    args.addAll(List.of("--live-scan", "--state-table", STATE));
+    CliRun verified = cli(args.toArray(String[]::new));
     assertThat(verified.exit()).as(verified.toString()).isEqualTo(ExitCode.OK);
   }
 
@@ -355,35 +354,14 @@ class StreamSwitchIT {
   @Test
   void anOrderDependentTableStreamsEachRowsEditsInTheirOrderThroughTheCopyASplitAndAMove()
       throws Exception {
-    TableName source = TableName.valueOf("so_src");
+    TableName source = StreamIT.orderedTable("so_src");
     TableName target = TableName.valueOf("so_dst");
-    TestTables.create(
-        source,
-        ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
-            .setMaxVersions(5)
-            .setNewVersionBehavior(true)
-            .setScope(HConstants.REPLICATION_SCOPE_GLOBAL)
-            .build());
     TestTables.put(source, writes(0, 300, "before the copy"));
     KeyMapping mapping =
         new StreamSettings(source, target, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY, Map.of())
             .mapping();
     // A raw copy would lose the order (RekeyIT): refused before the peer is added.
-    CliRun raw =
-        cli(
-            "stream",
-            "start",
-            "--source",
-            "so_src",
-            "--target",
-            "so_dst",
-            "--source-key",
-            StreamIT.SOURCE_KEY,
-            "--target-key",
-            StreamIT.TARGET_KEY,
-            "--state-table",
-            STATE,
-            "--raw");
+    CliRun raw = startWithCopy("so_src", "so_dst", "--raw");
     assertThat(raw.exit()).as(raw.toString()).isNotEqualTo(ExitCode.OK);
     assertThat(raw.err()).contains("--raw is 'true' but the family m of so_src keeps");
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
@@ -405,20 +383,7 @@ class StreamSwitchIT {
               }
             });
     writer.start();
-    CliRun started =
-        cli(
-            "stream",
-            "start",
-            "--source",
-            "so_src",
-            "--target",
-            "so_dst",
-            "--source-key",
-            StreamIT.SOURCE_KEY,
-            "--target-key",
-            StreamIT.TARGET_KEY,
-            "--state-table",
-            STATE);
+    CliRun started = startWithCopy("so_src", "so_dst");
     assertThat(started.exit()).as(started.toString()).isEqualTo(ExitCode.OK);
     assertThat(started.out()).contains("serial: each row's edits in their order");
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
@@ -516,20 +481,7 @@ class StreamSwitchIT {
               }
             });
     writer.start();
-    CliRun started =
-        cli(
-            "stream",
-            "start",
-            "--source",
-            "sc_src",
-            "--target",
-            "sc_dst",
-            "--source-key",
-            StreamIT.SOURCE_KEY,
-            "--target-key",
-            StreamIT.TARGET_KEY,
-            "--state-table",
-            STATE);
+    CliRun started = startWithCopy("sc_src", "sc_dst");
     Thread.sleep(1_000);
     writing.set(false);
     writer.join();
