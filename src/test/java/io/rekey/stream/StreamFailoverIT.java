@@ -92,6 +92,15 @@ class StreamFailoverIT {
       StreamPeer.start(admin, admin, "rekey_sf", settings);
       StreamPeer.start(admin, admin, "rekey_sfo", inOrder);
       assertThat(StreamPeer.status(admin, "rekey_sfo").serial()).isTrue();
+      // Both tables' regions on one server, the one that dies (the long tier's cluster may have
+      // several by now).
+      ServerName sourceServer =
+          cluster
+              .getRegionServer(
+                  cluster.getServerWith(admin.getRegions(source).get(0).getRegionName()))
+              .getServerName();
+      admin.move(admin.getRegions(ordered).get(0).getEncodedNameAsBytes(), sourceServer);
+      MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
       TestTables.put(ordered, puts(0, 50));
       TableName stateTable = TableName.valueOf("sf_state");
       RunState state = new RunState(MiniHBase.util().getConnection(), stateTable, target);
