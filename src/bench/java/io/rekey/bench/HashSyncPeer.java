@@ -1,7 +1,6 @@
 package io.rekey.bench;
 
 import io.rekey.options.ReadMode;
-import io.rekey.rekey.RekeyOptions;
 import io.rekey.run.RunFiles;
 import io.rekey.spark.JobContext;
 import io.rekey.verify.VerifyJob;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.mapreduce.HashTable;
 import org.apache.hadoop.hbase.mapreduce.SyncCounters;
@@ -47,17 +45,7 @@ final class HashSyncPeer {
       Path benchDir)
       throws Exception {
     VerifyOptions options =
-        new VerifyOptions(
-            TableName.valueOf(source),
-            TableName.valueOf(copy),
-            RekeyOptions.mapping(sourceKey, sourceKey),
-            ReadMode.SNAPSHOT,
-            1000,
-            false,
-            null,
-            null,
-            null,
-            false);
+        SyncBenchmark.verify(source, copy, sourceKey, sourceKey, null, ReadMode.SNAPSHOT);
     Rounds rounds =
         Rounds.fromProperties(5)
             .run(

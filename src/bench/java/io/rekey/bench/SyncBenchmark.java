@@ -244,10 +244,21 @@ public final class SyncBenchmark {
    * A full comparison of a bench migration through the bench mapping, as {@code verify} runs it.
    */
   static VerifyOptions verify(String source, String target, String state, ReadMode read) {
+    return verify(source, target, SOURCE_KEY, TARGET_KEY, state, read);
+  }
+
+  /** A full comparison through the layouts given, as {@code verify} runs it. */
+  static VerifyOptions verify(
+      String source,
+      String target,
+      String sourceKey,
+      String targetKey,
+      String state,
+      ReadMode read) {
     return new VerifyOptions(
         TableName.valueOf(source),
         TableName.valueOf(target),
-        RekeyOptions.mapping(SOURCE_KEY, TARGET_KEY),
+        RekeyOptions.mapping(sourceKey, targetKey),
         read,
         1000,
         false,
