@@ -310,10 +310,21 @@ class StreamIT {
 
   /** An endpoint of a stream into {@code target}, as a region server makes one. */
   private static RekeyingEndpoint endpoint(TableName source, TableName target) throws Exception {
+    return endpoint(source, target, false);
+  }
+
+  /** An endpoint of a stream into {@code target}, of a serial peer or not. */
+  private static RekeyingEndpoint endpoint(TableName source, TableName target, boolean serial)
+      throws Exception {
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
+    // Where it records what it wrote: a peer's start creates it, and this test adds no peer.
+    try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      Fences.ensureTable(admin, settings.fenceTable(), 1);
+    }
     ReplicationPeerConfig config =
         ReplicationPeerConfig.newBuilder()
             .setReplicationEndpointImpl(RekeyingEndpoint.class.getName())
+            .setSerial(serial)
             .putAllConfiguration(settings.toPeerConfiguration())
             .build();
     RekeyingEndpoint endpoint = new RekeyingEndpoint();
@@ -428,6 +439,61 @@ class StreamIT {
     assertThat(actual(twice)).isEqualTo(actual(once)).hasSize(2);
     assertThat(actual(once)).anyMatch(l -> l.contains("m:body/" + T0 + "=v1"));
     assertThat(actual(once)).anyMatch(l -> l.contains("m:body/" + LONG_AGO + "=old"));
+  }
+
+  /**
+   * The same for a serial stream into an order-dependent target: a put, a delete and a put at one
+   * timestamp, and a cell written under an older column delete, shipped once and twice, each time
+   * in the batch's order, read as the source reads them.
+   */
+  @Test
+  void anOrderedBatchShippedTwiceLeavesAnOrderDependentTargetAsOnce() throws Exception {
+    TableName source = orderedTable("st_oreplay_src");
+    byte[] r1 = b(row(T0, 1, 1));
+    byte[] r2 = b(row(T0 + 1, 2, 2));
+    List<Mutation> edits =
+        List.of(
+            new Put(r1).addColumn(b("m"), b("body"), T0, b("first")),
+            new Delete(r1).addColumn(b("m"), b("body"), T0),
+            new Put(r1).addColumn(b("m"), b("body"), T0, b("second")),
+            new Put(r2).addColumn(b("m"), b("body"), LONG_AGO, b("before its delete")),
+            new Delete(r2).addColumns(b("m"), b("body"), LONG_AGO + 1),
+            new Put(r2).addColumn(b("m"), b("body"), LONG_AGO - 1, b("after its delete")));
+    List<WAL.Entry> batch = new ArrayList<>();
+    try (Table t = MiniHBase.util().getConnection().getTable(source)) {
+      for (Mutation m : edits) {
+        if (m instanceof Put p) {
+          t.put(p);
+        } else {
+          t.delete((Delete) m);
+        }
+        batch.add(entry(source, m));
+      }
+    }
+    TableName once = orderedTable("st_oreplay_once");
+    TableName twice = orderedTable("st_oreplay_twice");
+    RekeyingEndpoint first = endpoint(source, once, true);
+    RekeyingEndpoint second = endpoint(source, twice, true);
+    try {
+      assertThat(first.replicate(new ReplicationEndpoint.ReplicateContext().setEntries(batch)))
+          .isTrue();
+      for (int i = 0; i < 2; i++) {
+        assertThat(second.replicate(new ReplicationEndpoint.ReplicateContext().setEntries(batch)))
+            .isTrue();
+      }
+    } finally {
+      first.stop();
+      second.stop();
+    }
+    List<String> expected =
+        expected(
+            source, new StreamSettings(source, once, SOURCE_KEY, TARGET_KEY, Map.of()).mapping());
+    assertThat(expected)
+        .hasSize(2)
+        .anyMatch(l -> l.endsWith("=second"))
+        .anyMatch(l -> l.endsWith("=after its delete"));
+    assertThat(actual(once)).isEqualTo(expected);
+    assertThat(actual(twice)).isEqualTo(expected);
   }
 
   @Test
