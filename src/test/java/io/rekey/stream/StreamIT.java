@@ -308,12 +308,29 @@ class StreamIT {
     }
   }
 
-  /** An endpoint of a stream into {@code target}, as a region server makes one. */
-  private static RekeyingEndpoint endpoint(TableName source, TableName target) throws Exception {
-    return endpoint(source, target, false);
+  /** Ships {@code batch} to an endpoint into {@code once}, and twice to one into {@code twice}. */
+  private static void shipOnceAndTwice(
+      TableName source, TableName once, TableName twice, List<WAL.Entry> batch, boolean serial)
+      throws Exception {
+    RekeyingEndpoint first = endpoint(source, once, serial);
+    RekeyingEndpoint second = endpoint(source, twice, serial);
+    try {
+      assertThat(first.replicate(new ReplicationEndpoint.ReplicateContext().setEntries(batch)))
+          .isTrue();
+      for (int i = 0; i < 2; i++) {
+        assertThat(second.replicate(new ReplicationEndpoint.ReplicateContext().setEntries(batch)))
+            .isTrue();
+      }
+    } finally {
+      first.stop();
+      second.stop();
+    }
   }
 
-  /** An endpoint of a stream into {@code target}, of a serial peer or not. */
+  /**
+   * An endpoint of a stream into {@code target}, as a region server makes one, of a serial peer or
+   * not.
+   */
   private static RekeyingEndpoint endpoint(TableName source, TableName target, boolean serial)
       throws Exception {
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
@@ -423,19 +440,7 @@ class StreamIT {
     edits.forEach(m -> batch.add(entry(source, m)));
     // Another table's edit, which the endpoint leaves alone.
     batch.add(entry(TableName.valueOf("other"), new Put(r1).addColumn(b("m"), b("y"), T0, b("y"))));
-    RekeyingEndpoint first = endpoint(source, once);
-    RekeyingEndpoint second = endpoint(source, twice);
-    try {
-      assertThat(first.replicate(new ReplicationEndpoint.ReplicateContext().setEntries(batch)))
-          .isTrue();
-      for (int i = 0; i < 2; i++) {
-        assertThat(second.replicate(new ReplicationEndpoint.ReplicateContext().setEntries(batch)))
-            .isTrue();
-      }
-    } finally {
-      first.stop();
-      second.stop();
-    }
+    shipOnceAndTwice(source, once, twice, batch, false);
     assertThat(actual(twice)).isEqualTo(actual(once)).hasSize(2);
     assertThat(actual(once)).anyMatch(l -> l.contains("m:body/" + T0 + "=v1"));
     assertThat(actual(once)).anyMatch(l -> l.contains("m:body/" + LONG_AGO + "=old"));
@@ -472,19 +477,7 @@ class StreamIT {
     }
     TableName once = orderedTable("st_oreplay_once");
     TableName twice = orderedTable("st_oreplay_twice");
-    RekeyingEndpoint first = endpoint(source, once, true);
-    RekeyingEndpoint second = endpoint(source, twice, true);
-    try {
-      assertThat(first.replicate(new ReplicationEndpoint.ReplicateContext().setEntries(batch)))
-          .isTrue();
-      for (int i = 0; i < 2; i++) {
-        assertThat(second.replicate(new ReplicationEndpoint.ReplicateContext().setEntries(batch)))
-            .isTrue();
-      }
-    } finally {
-      first.stop();
-      second.stop();
-    }
+    shipOnceAndTwice(source, once, twice, batch, true);
     List<String> expected =
         expected(
             source, new StreamSettings(source, once, SOURCE_KEY, TARGET_KEY, Map.of()).mapping());
