@@ -9,8 +9,10 @@ import io.rekey.report.RekeyText;
 import io.rekey.run.RunState;
 import io.rekey.security.Grant;
 import io.rekey.stream.StreamPeer;
+import io.rekey.stream.endpoint.EditMapper;
 import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.verify.MigrationDefinition;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.client.Admin;
@@ -54,7 +56,8 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
   @Override
   public ExitCode run(StreamStartOptions o, CommandContext context) throws Exception {
     StreamOptions stream = o.stream();
-    if (o.copy() == null) {
+    boolean keyMap = EditMapper.keyUsesColumns(stream.settings().mapping());
+    if (o.copy() == null && !keyMap) {
       return withoutCopy(o, context);
     }
     return context.runJob(
@@ -66,13 +69,22 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
             StreamPeer.requireStartable(admin, stream.peerId(), stream.settings());
             // Planned first, so that a copy the planner refuses leaves no peer behind; its snapshot
             // is taken when it runs, after the peer exists.
-            RekeyPlanner.Planned planned = RekeyJob.plan(job, o.copy());
+            RekeyPlanner.Planned planned = o.copy() == null ? null : RekeyJob.plan(job, o.copy());
+            if (planned == null) {
+              StreamPeer.requireTarget(admin, stream.settings());
+              requireSameDefinition(job.connection(), o);
+            }
             StreamPeer.add(admin, admin, stream.peerId(), stream.settings(), false);
             StreamPeer.limit(admin, stream.peerId(), stream.bandwidth());
-            RekeyResult copy;
+            RekeyResult copy = null;
             try {
-              copy = new RekeyJob(job, o.copy(), planned).execute();
-            } catch (RuntimeException e) {
+              if (planned != null) {
+                copy = new RekeyJob(job, o.copy(), planned).execute();
+              }
+              if (keyMap) {
+                KeyMapSeed.seed(job, stream.settings(), stream.peerId());
+              }
+            } catch (RuntimeException | IOException e) {
               StreamPeer.stop(admin, stream.peerId()); // a stream over no copy is no stream
               throw e;
             }
@@ -90,16 +102,22 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
         Connection opened = StreamCommand.openTarget(s, context);
         Admin target = (opened != null ? opened : source).getAdmin()) {
       if (opened == null) {
-        RunState state = new RunState(source, o.stateTable(), s.target());
-        if (state.tableExists()) {
-          MigrationDefinition.of(s.source(), s.mapping(), null)
-              .requireSame(
-                  state.pinnedDefinitionIfAny(), s.target().getNameAsString(), "stream start");
-        }
+        requireSameDefinition(source, o);
       }
       StreamPeer.start(admin, target, o.stream().peerId(), s);
       StreamPeer.limit(admin, o.stream().peerId(), o.stream().bandwidth());
       return emit(context, admin, o.stream().peerId(), null);
+    }
+  }
+
+  /** Refuses a stream whose definition is not the one its target's copy pinned. */
+  private static void requireSameDefinition(Connection source, StreamStartOptions o)
+      throws IOException {
+    StreamSettings s = o.stream().settings();
+    RunState state = new RunState(source, o.stateTable(), s.target());
+    if (state.tableExists()) {
+      MigrationDefinition.of(s.source(), s.mapping(), null)
+          .requireSame(state.pinnedDefinitionIfAny(), s.target().getNameAsString(), "stream start");
     }
   }
 

@@ -6,6 +6,7 @@ import io.rekey.options.OptionValues;
 import io.rekey.rekey.RekeyOptions;
 import io.rekey.run.RunLock;
 import io.rekey.schema.TableInspector;
+import io.rekey.stream.endpoint.EditMapper;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.hbase.TableName;
@@ -41,6 +42,15 @@ record StreamStartOptions(StreamOptions stream, RekeyOptions copy, TableName sta
     TableName state =
         TableInspector.tableName(RunLock.STATE_TABLE.name(), values.get(RunLock.STATE_TABLE));
     if (values.get(NO_COPY)) {
+      if (values.get(StreamOptions.TARGET_ZK) != null
+          && EditMapper.keyUsesColumns(stream.settings().mapping())) {
+        throw InvalidOptionException.of(
+            StreamOptions.TARGET_ZK.name(),
+            values.get(StreamOptions.TARGET_ZK),
+            "is another cluster, and the new key is bound to a column: the stream keeps a map of"
+                + " where each row is held, seeded from a target on the source's own cluster only;"
+                + " stream within one cluster, or use rekey sync");
+      }
       return new StreamStartOptions(stream, null, state);
     }
     if (values.get(StreamOptions.TARGET_ZK) != null) {

@@ -2,6 +2,7 @@ package io.rekey.keys;
 
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -16,25 +17,42 @@ public final class KeyInverse implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final KeyMapping mapping;
+  private final boolean bound;
 
-  private KeyInverse(KeyMapping mapping) {
+  private KeyInverse(KeyMapping mapping, boolean bound) {
     this.mapping = mapping;
+    this.bound = bound;
   }
 
   /**
    * @throws LayoutException naming what the new key does not keep, or the column the old key binds
    */
   static KeyInverse of(KeyMapping mapping) {
-    KeyLayout source = mapping.source();
-    KeyLayout target = mapping.target();
-    if (!source.columns().isEmpty()) {
+    if (!mapping.source().columns().isEmpty()) {
       throw new LayoutException(
               "the old key binds columns ("
-                  + source.canonicalSpec()
+                  + mapping.source().canonicalSpec()
                   + "), so a new key cannot be mapped back without its row",
               0)
           .in("source key");
     }
+    return keeping(mapping, false);
+  }
+
+  /**
+   * The inverse of a mapping whose old key may bind columns: a new key gives back the row it was
+   * made from when it keeps every field of the old key (the bound columns' values, read out of the
+   * new key, only check it).
+   *
+   * @throws LayoutException naming what the new key does not keep
+   */
+  static KeyInverse ofRows(KeyMapping mapping) {
+    return keeping(mapping, !mapping.source().columns().isEmpty());
+  }
+
+  private static KeyInverse keeping(KeyMapping mapping, boolean bound) {
+    KeyLayout source = mapping.source();
+    KeyLayout target = mapping.target();
     Set<String> kept = target.recoverableFields();
     if (!kept.contains(KeyLayout.OLD_KEY)) {
       Set<String> lost = new LinkedHashSet<>(source.inputFields());
@@ -51,7 +69,7 @@ public final class KeyInverse implements Serializable {
             .in("target key");
       }
     }
-    return new KeyInverse(mapping);
+    return new KeyInverse(mapping, bound);
   }
 
   /**
@@ -69,7 +87,7 @@ public final class KeyInverse implements Serializable {
             : mapping.source().encode(new Fields(fields, null));
     // Checked, not assumed: a new key the mapping never writes (a salt of another bucket) still
     // reads back into fields.
-    if (!Arrays.equals(mapping.map(old, ColumnValues.NONE), newKey)) {
+    if (!Arrays.equals(again(old, fields), newKey)) {
       throw new KeyReject(
           RejectReason.SOURCE_MISMATCH,
           "the old key read back from "
@@ -79,5 +97,18 @@ public final class KeyInverse implements Serializable {
               + ", which maps to another new key");
     }
     return old;
+  }
+
+  /**
+   * The new key {@code old} maps to; a bound column's value is the one read out of the new key (a
+   * row that held another value would have been written under another key).
+   */
+  private byte[] again(byte[] old, Map<String, FieldValue> decoded) throws KeyReject {
+    if (!bound) {
+      return mapping.map(old, ColumnValues.NONE);
+    }
+    Map<String, FieldValue> fields = new LinkedHashMap<>(decoded);
+    fields.putAll(mapping.source().decode(old));
+    return mapping.target().encode(fields, old);
   }
 }

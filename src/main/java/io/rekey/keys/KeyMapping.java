@@ -146,6 +146,17 @@ public final class KeyMapping implements Serializable {
     return KeyInverse.of(this);
   }
 
+  /**
+   * The mapping run backwards from rows the target holds to the source rows they were made of, also
+   * where the old key binds a column whose value the new key keeps: how a stream finds, in a copied
+   * target, the key each source row is held under.
+   *
+   * @throws LayoutException when the new key does not keep every field the old key is made of
+   */
+  public KeyInverse rowsBack() {
+    return KeyInverse.ofRows(this);
+  }
+
   public KeyLayout source() {
     return source;
   }

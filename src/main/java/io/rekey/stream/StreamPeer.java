@@ -114,9 +114,14 @@ public final class StreamPeer {
    */
   public static void start(Admin source, Admin target, String peerId, StreamSettings settings)
       throws IOException {
-    requireTable(target, settings.target(), "target");
+    requireTarget(target, settings);
     requireStartable(source, peerId, settings);
     add(source, target, peerId, settings, true);
+  }
+
+  /** Refuses, in one line, a stream over a target that does not exist. */
+  public static void requireTarget(Admin target, StreamSettings settings) throws IOException {
+    requireTable(target, settings.target(), "target");
   }
 
   /**
@@ -164,8 +169,26 @@ public final class StreamPeer {
   public static void add(
       Admin source, Admin target, String peerId, StreamSettings settings, boolean enabled)
       throws IOException {
+    boolean moves = !settings.reverse() && EditMapper.keyUsesColumns(settings.mapping());
+    if (moves
+        && target.tableExists(settings.target())
+        && !orderDependent(target, settings.target())) {
+      throw new RekeyException(
+          "the new key of "
+              + settings.target()
+              + " is bound to a column, so rows move between keys, and the markers that retire a"
+              + " moved row's old key would hide it for good when it moves back: its families"
+              + " must keep NEW_VERSION_BEHAVIOR (as a copy creates them); nothing was created:"
+              + " alter '"
+              + settings.target()
+              + "', {NAME => 'FAMILY', NEW_VERSION_BEHAVIOR => true} for each family");
+    }
+    // A column-bound key is placed by reading the row ahead of its edits, which needs each row's
+    // edits in their order (BoundRows); the copy creates such a target with NEW_VERSION_BEHAVIOR.
     boolean serial =
-        orderDependent(source, settings.source()) || orderDependent(target, settings.target());
+        moves
+            || orderDependent(source, settings.source())
+            || orderDependent(target, settings.target());
     if (serial) {
       requireOrderedBySource(source, settings);
     }

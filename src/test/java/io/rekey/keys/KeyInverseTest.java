@@ -45,6 +45,31 @@ class KeyInverseTest {
         KeyMappingTest.MESSAGES_SOURCE, "salt(8) + key", List.of(b("1_a_b"), b("12_x_\u0000")));
   }
 
+  /**
+   * A key bound to a column: the rows a target holds read back to the source rows they were made
+   * of, the column's value taken from the new key; the plain inverse still refuses such a mapping,
+   * and so does this one where the new key drops a field of the old.
+   */
+  @Test
+  void aNewKeyBoundToAColumnGivesBackItsRowWhenItKeepsTheOldKeysFields() throws Exception {
+    KeyMapping m =
+        KeyMapping.parse(
+            "text: ts:long + '_' + user ; sender = m:sender",
+            "salt(4, sender) + sender + user + reverse_ts(ts)");
+    byte[] old = b("1616124723000_user001");
+    byte[] written = m.map(old, (f, q) -> b("alice"));
+    assertThat(m.rowsBack().oldKey(written)).isEqualTo(old);
+    byte[] otherBucket = written.clone();
+    otherBucket[0] = (byte) ((otherBucket[0] + 1) % 4);
+    assertThatThrownBy(() -> m.rowsBack().oldKey(otherBucket)).isInstanceOf(KeyReject.class);
+    assertThatThrownBy(m::inverse).hasMessageContaining("binds columns");
+    assertThatThrownBy(
+            () ->
+                KeyMapping.parse("text: ts:long + '_' + user ; sender = m:sender", "sender + user")
+                    .rowsBack())
+        .hasMessageContaining("does not keep ts");
+  }
+
   @Test
   void aNewKeyTheMappingNeverWritesIsRejectedNotGuessed() throws Exception {
     KeyMapping m =

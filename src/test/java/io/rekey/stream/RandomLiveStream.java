@@ -2,8 +2,8 @@ package io.rekey.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyReject;
+import io.rekey.read.CellVisibility;
 import io.rekey.run.RunState;
 import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.testing.MiniHBase;
@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.hadoop.hbase.Cell;
 import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.HConstants;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
@@ -50,6 +51,7 @@ import org.slf4j.LoggerFactory;
 final class RandomLiveStream {
   private static final Logger LOG = LoggerFactory.getLogger(RandomLiveStream.class);
   private static final byte[] M = Bytes.toBytes("m");
+  private static final byte[] SENDER = Bytes.toBytes("sender");
 
   /** What a case did, for the failure message and the tally. */
   enum Step {
@@ -69,8 +71,19 @@ final class RandomLiveStream {
     REOPEN_SOURCE_REGION,
     ROLL_WAL,
     PEER_PAUSED,
-    TARGET_AWAY
+    TARGET_AWAY,
+    /** A key bound to a column only: the row's sender changes, so it moves (or back). */
+    MOVE,
+    /** A key bound to a column only: the row's sender is deleted, so it cannot be placed. */
+    SENDER_DELETED
   }
+
+  /** The steps of a case whose key is made from the row key alone. */
+  private static final int ROW_KEY_STEPS = Step.MOVE.ordinal();
+
+  private static final String BOUND_SOURCE_KEY = StreamIT.SOURCE_KEY + " ; sender = m:sender";
+  private static final String BOUND_TARGET_KEY =
+      "salt(4, sender) + sender + user + reverse_ts(ts) + order";
 
   private final long seed;
   private final SplittableRandom random;
@@ -78,14 +91,20 @@ final class RandomLiveStream {
   private final TableName target;
   private final String peerId;
   private final TableName stateTable;
+  private final boolean bound;
   private final List<String> rows = new ArrayList<>();
   private final Map<Step, Integer> done = new EnumMap<>(Step.class);
   private int unmappable;
   private long clock;
   private Thread targetBack;
 
-  RandomLiveStream(long seed, TableName stateTable) {
+  /**
+   * @param bound whether the new key is bound to the column {@code m:sender}: rows then move as it
+   *     changes, and the case also takes {@link Step#MOVE} and {@link Step#SENDER_DELETED}
+   */
+  RandomLiveStream(long seed, TableName stateTable, boolean bound) {
     this.seed = seed;
+    this.bound = bound;
     this.random = new SplittableRandom(seed);
     String name = "rs_" + Long.toHexString(seed);
     this.source = TableName.valueOf(name + "_src");
@@ -96,13 +115,27 @@ final class RandomLiveStream {
 
   /** Runs the case; an assertion names the seed and the steps taken. */
   Map<Step, Integer> run() throws Exception {
-    for (TableName t : List.of(source, target)) {
-      // Versions enough that no column drops one: what a read returns then depends on the cells
-      // and markers alone, not on when each table flushed or compacted.
-      TestTables.create(t, ColumnFamilyDescriptorBuilder.newBuilder(M).setMaxVersions(100).build());
-    }
+    // Versions enough that no column drops one: what a read returns then depends on the cells and
+    // markers alone, not on when each table flushed or compacted. A bound key's stream is serial
+    // (ordered by the source's replication scope) into a target with NEW_VERSION_BEHAVIOR, as a
+    // copy creates it.
+    TestTables.create(
+        source,
+        ColumnFamilyDescriptorBuilder.newBuilder(M)
+            .setMaxVersions(100)
+            .setScope(bound ? HConstants.REPLICATION_SCOPE_GLOBAL : 0)
+            .build());
+    TestTables.create(
+        target,
+        ColumnFamilyDescriptorBuilder.newBuilder(M)
+            .setMaxVersions(100)
+            .setNewVersionBehavior(bound)
+            .build());
     StreamSettings settings =
-        new StreamSettings(source, target, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY, Map.of());
+        bound
+            ? new StreamSettings(source, target, BOUND_SOURCE_KEY, BOUND_TARGET_KEY, Map.of())
+            : new StreamSettings(
+                source, target, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY, Map.of());
     try (Admin admin = connection().getAdmin()) {
       StreamPeer.start(admin, admin, peerId, settings);
       recordMatch(); // both tables are empty: equal, as a verify would record
@@ -110,11 +143,22 @@ final class RandomLiveStream {
       apply(Step.NEW_ROWS, admin);
       int steps = 8 + random.nextInt(12);
       for (int s = 0; s < steps; s++) {
-        Step step = Step.values()[random.nextInt(Step.values().length)];
+        Step step =
+            bound && random.nextInt(3) == 0
+                ? Step.values()[
+                    ROW_KEY_STEPS + random.nextInt(Step.values().length - ROW_KEY_STEPS)]
+                : Step.values()[random.nextInt(ROW_KEY_STEPS)];
         apply(step, admin);
         done.merge(step, 1, Integer::sum);
       }
-      String what = "seed " + seed + " (" + Long.toHexString(seed) + "), steps " + done;
+      String what =
+          "seed "
+              + seed
+              + " ("
+              + Long.toHexString(seed)
+              + (bound ? ", bound" : "")
+              + "), steps "
+              + done;
       LOG.info("random live stream: {}", what);
       // The writers stop here; the target may still be away.
       List<String> refusals = new ArrayList<>();
@@ -153,7 +197,8 @@ final class RandomLiveStream {
     long until = System.currentTimeMillis() + 120_000;
     while (System.currentTimeMillis() < until) {
       StreamSwitchResult verdict =
-          StreamSwitch.run(connection(), connection(), StreamPeer.status(admin, peerId), options());
+          StreamSwitch.run(
+              connection(), connection(), StreamPeer.status(admin, peerId), options(settings));
       if (verdict.switchNow()) {
         // Read at once: the verdict must already be true.
         assertThat(StreamIT.actual(target))
@@ -183,7 +228,7 @@ final class RandomLiveStream {
       for (Result r : scan) {
         byte[] targetRow;
         try {
-          targetRow = settings.mapping().map(r.getRow(), ColumnValues.NONE);
+          targetRow = settings.mapping().map(r.getRow(), CellVisibility.columns(r, true));
         } catch (KeyReject e) {
           continue;
         }
@@ -214,13 +259,33 @@ final class RandomLiveStream {
         .isEmpty();
   }
 
-  private StreamSwitch.Options options() {
+  private StreamSwitch.Options options(StreamSettings settings) throws IOException {
+    long unplaced = unmappable(settings);
     return new StreamSwitch.Options(
         stateTable,
         Duration.ofMillis(500),
         Duration.ofSeconds(10),
         Duration.ofHours(1),
-        unmappable == 0 ? null : (long) unmappable);
+        unplaced == 0 ? null : unplaced);
+  }
+
+  /**
+   * The source rows that hold cells and that the mapping cannot place now, counted by a read of the
+   * source: the count the operator acknowledges.
+   */
+  private long unmappable(StreamSettings settings) throws IOException {
+    long n = 0;
+    try (Table s = connection().getTable(source);
+        ResultScanner scan = s.getScanner(new Scan())) {
+      for (Result r : scan) {
+        try {
+          settings.mapping().map(r.getRow(), CellVisibility.columns(r, false));
+        } catch (KeyReject e) {
+          n++;
+        }
+      }
+    }
+    return n;
   }
 
   private void recordMatch() throws IOException {
@@ -246,10 +311,14 @@ final class RandomLiveStream {
             long ts = tick();
             String fresh = ts + "_user" + random.nextInt(7) + "_o" + rows.size();
             rows.add(fresh);
-            puts.add(
+            Put p =
                 new Put(b(fresh))
                     .addColumn(M, b("body"), ts, b("new " + ts))
-                    .addColumn(M, b("imported"), StreamIT.LONG_AGO + i, b("archived " + i)));
+                    .addColumn(M, b("imported"), StreamIT.LONG_AGO + i, b("archived " + i));
+            if (bound) {
+              p.addColumn(M, SENDER, ts, b("s" + random.nextInt(3)));
+            }
+            puts.add(p);
           }
           t.put(puts);
         }
@@ -275,6 +344,9 @@ final class RandomLiveStream {
           t.put(new Put(b("unreadable-" + unmappable)).addColumn(M, b("body"), tick(), b("x")));
           unmappable++;
         }
+        case MOVE ->
+            t.put(new Put(b(row)).addColumn(M, SENDER, tick(), b("s" + random.nextInt(3))));
+        case SENDER_DELETED -> t.delete(new Delete(b(row)).addColumns(M, SENDER, tick()));
         case FLUSH_SOURCE -> MiniHBase.util().flush(source);
         case COMPACT_SOURCE -> MiniHBase.util().compact(source, true);
         case COMPACT_TARGET -> {

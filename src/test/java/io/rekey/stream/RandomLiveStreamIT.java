@@ -19,13 +19,18 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Randomized live migrations through streams ({@link RandomLiveStream}), several streams at once on
- * one cluster, in the long tier. {@code -Drekey.random.seed=N} reruns one case; {@code
- * -Drekey.random.cases=N} runs N seeds.
+ * one cluster, in the long tier: {@value #CASES} whose new key is made from the row key, then
+ * {@value #BOUND_CASES} whose key is bound to a column. {@code -Drekey.random.seed=N} reruns one
+ * case (with {@code -Drekey.random.bound=true} a bound one); {@code -Drekey.random.cases=N} runs N
+ * row-key seeds.
  */
 @LongTier
 @ExtendWith(MiniHBase.class)
 class RandomLiveStreamIT {
   static final int CASES = 4;
+
+  /** Cases after the row-key ones whose new key is bound to a column (rows move). */
+  static final int BOUND_CASES = 2;
 
   /**
    * The first seed: with the three after it, every kind of step, and a backfill hidden under a
@@ -41,16 +46,19 @@ class RandomLiveStreamIT {
     new RunState(MiniHBase.util().getConnection(), state, state).ensureTable();
     int cases = Integer.getInteger("rekey.random.cases", CASES);
     String one = System.getProperty("rekey.random.seed");
+    boolean oneBound = Boolean.getBoolean("rekey.random.bound");
     List<Long> seeds = new ArrayList<>();
-    for (int i = 0; i < (one == null ? cases : 1); i++) {
+    for (int i = 0; i < (one == null ? cases + BOUND_CASES : 1); i++) {
       seeds.add(one == null ? FIRST + i * 1_000_003L : Long.parseLong(one));
     }
     ExecutorService pool = Executors.newFixedThreadPool(AT_ONCE);
     Map<RandomLiveStream.Step, Integer> all = new EnumMap<>(RandomLiveStream.Step.class);
     try {
       List<Future<Map<RandomLiveStream.Step, Integer>>> running = new ArrayList<>();
-      for (long seed : seeds) {
-        running.add(pool.submit(() -> new RandomLiveStream(seed, state).run()));
+      for (int i = 0; i < seeds.size(); i++) {
+        long seed = seeds.get(i);
+        boolean bound = one == null ? i >= cases : oneBound;
+        running.add(pool.submit(() -> new RandomLiveStream(seed, state, bound).run()));
       }
       for (Future<Map<RandomLiveStream.Step, Integer>> f : running) {
         try {

@@ -11,6 +11,7 @@ import io.rekey.stream.endpoint.RekeyingEndpoint;
 import io.rekey.stream.endpoint.StreamSettings;
 import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
+import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
@@ -202,10 +203,24 @@ class StreamIT {
     CliRun missing = startCli("st_ref_src", "st_nosuch", SOURCE_KEY, TARGET_KEY);
     assertThat(missing.exit()).isEqualTo(ExitCode.FAILED);
     assertThat(missing.err()).contains("the target table st_nosuch does not exist");
+    // A key bound to a column streams only where the new key gives back the row it was made of.
     CliRun bound =
         startCli("st_ref_src", "st_ref_src", SOURCE_KEY + " ; s = m:sender", "s + reverse_ts(ts)");
     assertThat(bound.exit()).isEqualTo(ExitCode.USAGE);
-    assertThat(bound.err()).contains("cannot be streamed").contains("binds columns");
+    assertThat(bound.err()).contains("cannot be streamed").contains("does not keep user, order");
+    // And into a target whose markers would hide a row that moves back for good.
+    TestTables.create(TableName.valueOf("st_plain_dst"), ColumnFamilyDescriptorBuilder.of(b("m")));
+    SparkLocal.context(); // a key map is seeded by a Spark job: the test JVM's session
+    CliRun plain =
+        startCli(
+            "st_ref_src",
+            "st_plain_dst",
+            SOURCE_KEY + " ; s = m:sender",
+            "s + user + reverse_ts(ts) + order");
+    assertThat(plain.exit()).as(plain.toString()).isEqualTo(ExitCode.FAILED);
+    assertThat(plain.err())
+        .contains("must keep NEW_VERSION_BEHAVIOR")
+        .contains("alter 'st_plain_dst', {NAME => 'FAMILY', NEW_VERSION_BEHAVIOR => true}");
     TestTables.create(
         TableName.valueOf("st_nvb_dst"),
         ColumnFamilyDescriptorBuilder.newBuilder(b("m")).setNewVersionBehavior(true).build());

@@ -419,6 +419,127 @@ class StreamSwitchIT {
   }
 
   /**
+   * A key bound to a column ({@code m:sender}): an edit that leaves the column alone lands where
+   * its row lives now; a row whose sender changes (during the copy, after it, stamped in the past)
+   * is written whole under its new key and retired under the old one, and moves back; a row whose
+   * sender is deleted is retired and refused; a deleted row is deleted where it lived; all through
+   * a split and a move of the source's region. The target then reads as the source mapped by each
+   * row's sender now, and the switch says so.
+   */
+  @Test
+  void aKeyBoundToAColumnFollowsEachRowAsItMovesAndMovesBackThroughTheCopyASplitAndAMove()
+      throws Exception {
+    TableName source = TableName.valueOf("sb_src");
+    TableName target = TableName.valueOf("sb_dst");
+    TestTables.create(
+        source,
+        org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
+            .setMaxVersions(5)
+            .setScope(org.apache.hadoop.hbase.HConstants.REPLICATION_SCOPE_GLOBAL)
+            .build());
+    String sourceKey = StreamIT.SOURCE_KEY + " ; sender = m:sender";
+    String targetKey = "salt(4, sender) + sender + user + reverse_ts(ts) + order";
+    KeyMapping mapping = KeyMapping.parse(sourceKey, targetKey);
+    List<Put> rows = writes(0, 200, "before the copy");
+    for (int i = 0; i < rows.size(); i++) {
+      rows.get(i).addColumn(b("m"), b("sender"), StreamIT.T0, b("s" + i % 3));
+    }
+    TestTables.put(source, rows);
+    AtomicBoolean writing = new AtomicBoolean(true);
+    AtomicInteger steps = new AtomicInteger();
+    Thread writer =
+        new Thread(
+            () -> {
+              try (var t = MiniHBase.util().getConnection().getTable(source)) {
+                while (writing.get()) {
+                  int k = steps.getAndIncrement();
+                  t.put(sender(100 + k % 100, "w" + k % 7).addColumn(b("m"), b("n"), b("" + k)));
+                  Thread.sleep(20);
+                }
+              } catch (Exception e) {
+                steps.set(-1_000_000); // fails the count below
+              }
+            });
+    writer.start();
+    List<String> args =
+        StreamIT.migration(List.of("stream", "start"), "sb_src", "sb_dst", sourceKey, targetKey);
+    args.addAll(List.of("--state-table", STATE));
+    CliRun started = cli(args.toArray(String[]::new));
+    assertThat(started.exit()).as(started.toString()).isEqualTo(ExitCode.OK);
+    assertThat(started.out()).contains("serial: each row's edits in their order");
+    try (var t = MiniHBase.util().getConnection().getTable(source);
+        Admin admin = MiniHBase.util().getConnection().getAdmin()) {
+      for (int i = 0; i < 20; i++) {
+        t.put(sender(i, "moved")); // a move
+      }
+      admin.split(source, b(String.valueOf(StreamIT.T0 + 50)));
+      for (int i = 0; i < 10; i++) {
+        t.put(sender(i, "s" + i % 3)); // and back
+      }
+      for (int i = 20; i < 25; i++) {
+        t.put(new Put(row(i)).addColumn(b("m"), b("body"), b("edited " + i))); // stays
+      }
+      t.delete(new Delete(row(25)).addColumns(b("m"), b("sender"))); // cannot be placed
+      t.delete(new Delete(row(26))); // gone
+      // Stamped in the past, yet newer than the sender it replaces: a sync by time misses it.
+      t.put(new Put(row(27)).addColumn(b("m"), b("sender"), StreamIT.T0 + 5, b("backdated")));
+      MiniHBase.util().waitFor(60_000, () -> admin.getRegions(source).size() == 2);
+      MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
+      for (var region : admin.getRegions(source)) {
+        admin.move(region.getEncodedNameAsBytes());
+      }
+      MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
+      for (int i = 300; i < 310; i++) {
+        t.put(sender(i, "new").addColumn(b("m"), b("body"), b("new " + i)));
+      }
+      t.put(sender(28, "moved")); // a move after the split and the move
+    }
+    writing.set(false);
+    writer.join();
+    assertThat(steps.get()).isGreaterThan(30);
+
+    List<String> expected = StreamIT.awaitMapped(source, target, mapping);
+    assertThat(expected)
+        .anyMatch(l -> l.contains("=moved"))
+        .anyMatch(l -> l.contains("=backdated"));
+    assertThat(StreamIT.actual(target)).isEqualTo(expected);
+    StreamSettings settings = new StreamSettings(source, target, sourceKey, targetKey, Map.of());
+    var refused =
+        io.rekey.stream.endpoint.Fences.refused(
+            MiniHBase.util().getConnection(), settings.fenceTable(), "rekey_sb_dst");
+    assertThat(refused.count()).isEqualTo(1);
+    assertThat(refused.examples().get(0)).contains(new String(row(25))).contains("FIELD_MISSING");
+    List<String> verify =
+        StreamIT.migration(List.of("verify"), "sb_src", "sb_dst", sourceKey, targetKey);
+    verify.addAll(List.of("--live-scan", "--state-table", STATE, "--accept-unmapped", "1"));
+    CliRun verified = cli(verify.toArray(String[]::new));
+    assertThat(verified.exit()).as(verified.toString()).isEqualTo(ExitCode.OK);
+    CliRun switched =
+        cli(
+            "stream",
+            "switch",
+            "--target",
+            "sb_dst",
+            "--state-table",
+            STATE,
+            "--settle",
+            "0.5",
+            "--accept-unmapped",
+            "1");
+    assertThat(switched.exit()).as(switched.toString()).isEqualTo(ExitCode.OK);
+    assertThat(StreamIT.actual(target)).isEqualTo(StreamIT.expected(source, mapping));
+    assertThat(cli("stream", "stop", "--target", "sb_dst").exit()).isEqualTo(ExitCode.OK);
+  }
+
+  private static byte[] row(int i) {
+    return b(StreamIT.T0 + i + "_user" + i % 5 + "_o" + i);
+  }
+
+  private static Put sender(int i, String sender) {
+    return new Put(row(i)).addColumn(b("m"), b("sender"), b(sender));
+  }
+
+  /**
    * One step of an order-dependent writer, on row {@code step} of {@link #writes}: a cell written,
    * deleted and written again at one timestamp; and a cell stamped below a column delete, written
    * after it, which NEW_VERSION_BEHAVIOR shows and HBase's default behavior would hide.

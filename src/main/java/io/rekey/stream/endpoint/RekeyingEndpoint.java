@@ -87,6 +87,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private Context context;
   private volatile StreamSettings settings;
   private volatile EditMapper mapper;
+  private volatile BoundRows bound;
   private volatile boolean inOrder;
   private volatile Connection target;
   private volatile Connection local;
@@ -105,6 +106,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     mapper = EditMapper.of(s);
     inOrder = peer.isSerial();
     settings = s;
+    bound = null; // the target's families are read again, when a batch needs them
   }
 
   @Override
@@ -150,11 +152,15 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     // Fences seen in this batch, with the source edits that followed each (a writer not stopped).
     Map<Fences.Fence, Long> fences = new LinkedHashMap<>();
     try (TargetWriter out =
-        new TargetWriter(
-            target()
-                .getBufferedMutator(
-                    new BufferedMutatorParams(s.target()).writeBufferSize(WRITE_BUFFER_BYTES)),
-            inOrder)) {
+            new TargetWriter(
+                target()
+                    .getBufferedMutator(
+                        new BufferedMutatorParams(s.target()).writeBufferSize(WRITE_BUFFER_BYTES)),
+                inOrder);
+        BoundRows.Batch placed = placer(s)) {
+      if (placed != null) {
+        placed.place(sourceRows(s, batch.getEntries()));
+      }
       for (WAL.Entry entry : batch.getEntries()) {
         TableName table = entry.getKey().getTableName();
         if (table.equals(s.fenceTable())) {
@@ -167,20 +173,23 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
         }
         fences.replaceAll((f, after) -> after + 1);
         long loggedAt = entry.getKey().getWriteTime();
-        EditMapper.Mapped mapped = mapper.map(entry.getEdit().getCells(), loggedAt);
+        EditMapper.Mapped mapped = map(entry.getEdit().getCells(), loggedAt, placed);
         write(s, mapped, out, w);
         for (Cell load : mapped.bulkLoads()) {
-          carry(s, load, loggedAt, out, w);
+          carry(s, load, loggedAt, out, w, placed);
         }
       }
       // Every row is in the target before the cells are read back and the fences acknowledged.
       out.flush();
       readBack(s, w.stamped);
-      if (!w.refused.isEmpty() || !w.carried.isEmpty()) {
-        // Recorded where status and the switch read them: never dropped silently.
+      List<Put> moved = placed == null ? List.of() : placed.records();
+      if (!w.refused.isEmpty() || !w.carried.isEmpty() || !moved.isEmpty()) {
+        // Recorded where status and the switch read them: never dropped silently. The key map
+        // says where rows are only once the target holds them there.
         try (Table t = target().getTable(s.fenceTable())) {
           t.put(Fences.refused(context.getPeerId(), w.refused));
           t.put(w.carried);
+          t.put(moved);
         }
       }
       if (!fences.isEmpty()) {
@@ -212,6 +221,51 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     }
   }
 
+  /** An edit's mapped cells: under their keys, or where {@code placed} puts their rows. */
+  private EditMapper.Mapped map(List<Cell> cells, long loggedAt, BoundRows.Batch placed)
+      throws IOException {
+    if (placed == null) {
+      return mapper.map(cells, loggedAt);
+    }
+    placed.place(BoundRows.rowsOf(cells));
+    return mapper.map(cells, loggedAt, placed::take);
+  }
+
+  /** The source rows a batch's edits name, in order, each once. */
+  private static List<byte[]> sourceRows(StreamSettings s, List<WAL.Entry> entries) {
+    List<Cell> cells = new ArrayList<>();
+    for (WAL.Entry e : entries) {
+      if (e.getKey().getTableName().equals(s.source())) {
+        cells.addAll(e.getEdit().getCells());
+      }
+    }
+    return BoundRows.rowsOf(cells);
+  }
+
+  /** A batch's placer where the stream's key is bound to a column, else null. */
+  private BoundRows.Batch placer(StreamSettings s) throws IOException {
+    if (mapper.bound() == null) {
+      return null;
+    }
+    return boundRows(s).new Batch(source().getTable(s.source()), target().getTable(s.fenceTable()));
+  }
+
+  /** The placer of a column-bound stream, with the target's families (read once). */
+  private BoundRows boundRows(StreamSettings s) throws IOException {
+    BoundRows b = bound;
+    if (b == null) {
+      List<byte[]> families = new ArrayList<>();
+      try (Table t = target().getTable(s.target())) {
+        for (var f : t.getDescriptor().getColumnFamilies()) {
+          families.add(f.getName());
+        }
+      }
+      b = new BoundRows(mapper.bound(), context.getPeerId(), families);
+      bound = b;
+    }
+    return b;
+  }
+
   /** Writes mapped mutations, and tallies and logs what they hold and what was refused. */
   private void write(StreamSettings s, EditMapper.Mapped mapped, TargetWriter out, Written w)
       throws IOException {
@@ -239,7 +293,13 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
    * archive keeps them and written at the marker's place in the log, like any edit's. A file gone
    * from both is refused in one line naming it (its cells are in the source, not in the target).
    */
-  private void carry(StreamSettings s, Cell marker, long loggedAt, TargetWriter out, Written w)
+  private void carry(
+      StreamSettings s,
+      Cell marker,
+      long loggedAt,
+      TargetWriter out,
+      Written w,
+      BoundRows.Batch placed)
       throws IOException {
     Configuration server = context.getLocalConfiguration();
     BulkLoadedFiles.Files files = BulkLoadedFiles.locate(marker, s.source(), server);
@@ -268,7 +328,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
       w.refused.add(line);
     }
     for (Path file : files.found()) {
-      BulkLoadedFiles.read(file, server, cells -> write(s, mapper.map(cells, loggedAt), out, w));
+      BulkLoadedFiles.read(file, server, cells -> write(s, map(cells, loggedAt, placed), out, w));
       LOG.info("rekey stream {} -> {}: carried the bulk-loaded {}", s.source(), s.target(), file);
     }
     w.carried.add(BulkLoadedFiles.carried(context.getPeerId(), files.load()));

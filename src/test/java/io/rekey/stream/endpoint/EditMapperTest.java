@@ -124,15 +124,56 @@ class EditMapperTest {
   }
 
   @Test
-  void aKeyBoundToAColumnIsRefusedNamingTheLayout() {
+  void aKeyBoundToAColumnIsRefusedWhereTheNewKeyDoesNotGiveTheRowBack() {
     assertThatThrownBy(
             () ->
                 new EditMapper(
                     KeyMapping.parse(
                         "text: ts:long + '_' + user ; s = m:sender", "s + '#' + ts:long")))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("binds columns")
-        .hasMessageContaining("m:sender");
+        .hasMessageContaining("does not keep user");
+  }
+
+  /**
+   * Where the key is bound to a column, each source row goes where its placement says: what must
+   * reach the target first (a moved row rewritten, its old key retired) precedes the row's cells,
+   * once, and a deleted row's markers go under every key it is held under.
+   */
+  @Test
+  void aBoundRowsCellsFollowItsPlacementAfterWhatMustComeFirst() throws Exception {
+    KeyMapping bound =
+        KeyMapping.parse(
+            "text: ts:long + '_' + user ; s = m:sender", "s + '#' + user + '#' + ts:long");
+    EditMapper mapper = new EditMapper(bound);
+    assertThat(mapper.bound()).isSameAs(bound);
+    Put rewritten = new Put(b("new#alice#5"));
+    Mutation retired = new org.apache.hadoop.hbase.client.Delete(b("old#alice#5"));
+    Map<String, BoundRows.Placement> placements =
+        Map.of(
+            "5_alice",
+                new BoundRows.Placement(
+                    List.of(b("new#alice#5")), List.of(rewritten, retired), null),
+            "6_bob", new BoundRows.Placement(List.of(b("a#bob#6"), b("b#bob#6")), List.of(), null),
+            "7_carol", new BoundRows.Placement(List.of(), List.of(retired), "FIELD_MISSING: gone"));
+    List<Cell> edit =
+        List.of(
+            cell("5_alice", "body", TS, KeyValue.Type.Put),
+            cell("6_bob", null, TS, KeyValue.Type.DeleteFamily),
+            cell("7_carol", "body", TS, KeyValue.Type.Put));
+    EditMapper.Mapped mapped = mapper.map(edit, TS, row -> placements.get(Bytes.toString(row)));
+
+    assertThat(mapped.mutations())
+        .extracting(m -> Bytes.toString(m.getRow()) + " " + m.getClass().getSimpleName())
+        .containsExactly(
+            "new#alice#5 Put", // the row rewritten,
+            "old#alice#5 Delete", // its old key retired,
+            "new#alice#5 Put", // then the edit's cell
+            "a#bob#6 Delete",
+            "b#bob#6 Delete",
+            "old#alice#5 Delete");
+    assertThat(mapped.mutations().get(0)).isSameAs(rewritten);
+    assertThat(mapped.rejected()).containsExactly("7_carol\tFIELD_MISSING: gone");
+    assertThat(mapped.rejectedCells()).isEqualTo(1);
   }
 
   @Test

@@ -1,0 +1,250 @@
+package io.rekey.stream.endpoint;
+
+import io.rekey.keys.ColumnBinding;
+import io.rekey.keys.KeyMapping;
+import io.rekey.keys.KeyReject;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.CellUtil;
+import org.apache.hadoop.hbase.client.Delete;
+import org.apache.hadoop.hbase.client.Get;
+import org.apache.hadoop.hbase.client.Mutation;
+import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
+import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
+import org.apache.hadoop.hbase.util.Bytes;
+import org.apache.hadoop.hbase.wal.WALEdit;
+
+/**
+ * Where the edits of one replication batch go when the new key is bound to a column: an edit that
+ * does not change the bound column does not say where its row lives, so each source row is placed
+ * by its bound columns' values now, read from the source, against the keys the {@link KeyMap} says
+ * the target holds it under.
+ *
+ * <ul>
+ *   <li>Held under its key now, only: the edits go there.
+ *   <li>Held elsewhere or nowhere, and mappable now (a move, a move back, a row the copy could not
+ *       map that now can be): first the row as the source reads it now, every version, written
+ *       under its key now; then every other key retired with a family delete marker at the highest
+ *       timestamp; then the edits, under the key now.
+ *   <li>Not mappable now but still readable (its bound column deleted, or given a value the layout
+ *       refuses): every key retired, and the row refused with the layout's reason.
+ *   <li>Deleted: the edits (its delete markers) go under every key it is held under.
+ * </ul>
+ *
+ * <p>Reading the source ahead of the edit is safe because the stream is serial (its target keeps
+ * {@code NEW_VERSION_BEHAVIOR}, as a copy of a column-bound layout creates it): every later edit of
+ * the row is written after the row itself, in its order, so the target ends as the source now; and
+ * there a marker hides only what was written before it, so a row that moves back is written again
+ * after the marker that retired it. The key map's record is written after the target writes it
+ * describes: a batch that fails in between is shipped again and moves the row again, which writes
+ * the same cells.
+ */
+final class BoundRows {
+  private static final long RETIRE_ALL = Long.MAX_VALUE - 1;
+  private static final int ROW_BATCH = 1_000;
+
+  /**
+   * Where one source row's edits go.
+   *
+   * @param keys the target keys its edits are written under (none: the row is nowhere)
+   * @param before what the target gets first, in order: the row rewritten, its old keys retired
+   * @param refused why the row cannot be placed, or null
+   */
+  record Placement(List<byte[]> keys, List<Mutation> before, String refused) {}
+
+  private final KeyMapping mapping;
+  private final String peerId;
+  private final List<byte[]> families;
+  private final byte[][][] boundColumns;
+
+  /**
+   * @param families the target's families (those a retired key is cleared of)
+   */
+  BoundRows(KeyMapping mapping, String peerId, List<byte[]> families) {
+    this.mapping = mapping;
+    this.peerId = peerId;
+    this.families = List.copyOf(families);
+    List<byte[][]> bound = new ArrayList<>();
+    for (ColumnBinding c : mapping.source().columns()) {
+      bound.add(new byte[][] {Bytes.toBytes(c.family()), Bytes.toBytes(c.qualifier())});
+    }
+    this.boundColumns = bound.toArray(new byte[0][][]);
+  }
+
+  /**
+   * One batch's placements: each source row decided once, when the batch first names it. Holds the
+   * source and fence tables it reads, closed with it.
+   */
+  final class Batch implements Closeable {
+    private final Table source;
+    private final Table fence;
+    private final Map<ByteBuffer, Placement> placed = new HashMap<>();
+    private final Map<ByteBuffer, List<byte[]>> records = new LinkedHashMap<>();
+
+    Batch(Table source, Table fence) {
+      this.source = source;
+      this.fence = fence;
+    }
+
+    /** Decides the rows of {@code rows} not decided yet, reading in batched reads. */
+    void place(Collection<byte[]> rows) throws IOException {
+      List<byte[]> todo = new ArrayList<>();
+      for (byte[] r : rows) {
+        if (!placed.containsKey(ByteBuffer.wrap(r))) {
+          todo.add(r);
+        }
+      }
+      for (int i = 0; i < todo.size(); i += ROW_BATCH) {
+        List<byte[]> chunk = todo.subList(i, Math.min(todo.size(), i + ROW_BATCH));
+        Map<ByteBuffer, List<byte[]>> held = KeyMap.read(fence, peerId, chunk);
+        Result[] now = source.get(boundGets(chunk));
+        for (int j = 0; j < chunk.size(); j++) {
+          byte[] row = chunk.get(j);
+          placed.put(ByteBuffer.wrap(row), decide(row, now[j], held.get(ByteBuffer.wrap(row))));
+        }
+      }
+    }
+
+    /**
+     * Where a row {@link #place placed} goes; what must reach the target before its cells is given
+     * the first time only.
+     */
+    Placement take(byte[] row) throws IOException {
+      ByteBuffer k = ByteBuffer.wrap(row);
+      Placement p = placed.get(k);
+      if (p == null) {
+        place(List.of(row));
+        p = placed.get(k);
+      }
+      if (!p.before().isEmpty()) {
+        placed.put(k, new Placement(p.keys(), List.of(), p.refused()));
+      }
+      return p;
+    }
+
+    @Override
+    public void close() throws IOException {
+      try (Table a = source;
+          Table b = fence) {
+        // both closed
+      }
+    }
+
+    /** The key map records of the rows this batch moved, to write once the target holds them. */
+    List<Put> records() {
+      List<Put> out = new ArrayList<>();
+      records.forEach((row, keys) -> out.add(KeyMap.record(peerId, bytes(row), keys)));
+      return out;
+    }
+
+    private Placement decide(byte[] row, Result now, List<byte[]> held) throws IOException {
+      byte[] key;
+      try {
+        key = mapping.map(row, (f, q) -> now.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
+      } catch (KeyReject r) {
+        if (!readable(row)) {
+          return new Placement(held, List.of(), null); // deleted: its markers go where it was
+        }
+        records.put(ByteBuffer.wrap(row), List.of());
+        return new Placement(
+            List.of(),
+            retire(held, null),
+            r.reason().name()
+                + ": "
+                + r.detail()
+                + " (the row still holds cells, so the stream can no longer place it in the"
+                + " target; its cells there were retired. Give it a value the layout accepts and"
+                + " the stream writes it again)");
+      }
+      if (held.size() == 1 && Arrays.equals(held.get(0), key)) {
+        return new Placement(List.of(key), List.of(), null);
+      }
+      List<Mutation> before = new ArrayList<>(rewrite(row, key));
+      before.addAll(retire(held, key));
+      records.put(ByteBuffer.wrap(row), List.of(key));
+      return new Placement(List.of(key), before, null);
+    }
+
+    /** The row as a read of the source returns it now, every version, under {@code key}. */
+    private List<Mutation> rewrite(byte[] row, byte[] key) throws IOException {
+      List<Mutation> out = new ArrayList<>();
+      Scan scan =
+          new Scan()
+              .withStartRow(row)
+              .withStopRow(row, true)
+              .readAllVersions()
+              .setBatch(EditMapper.WIDE_ROW_PIECE);
+      try (ResultScanner rs = source.getScanner(scan)) {
+        for (Result piece : rs) {
+          Put put = new Put(key);
+          for (Cell c : piece.rawCells()) {
+            put.add(EditMapper.moved(c, key));
+          }
+          out.add(put);
+        }
+      }
+      return out;
+    }
+
+    private boolean readable(byte[] row) throws IOException {
+      return !source.get(new Get(row).setFilter(new FirstKeyOnlyFilter())).isEmpty();
+    }
+  }
+
+  /** Family delete markers that retire every key of {@code held} but {@code keep}. */
+  private List<Mutation> retire(List<byte[]> held, byte[] keep) {
+    List<Mutation> out = new ArrayList<>();
+    for (byte[] old : held) {
+      if (keep != null && Arrays.equals(old, keep)) {
+        continue;
+      }
+      Delete d = new Delete(old);
+      for (byte[] f : families) {
+        d.addFamily(f, RETIRE_ALL);
+      }
+      out.add(d);
+    }
+    return out;
+  }
+
+  /** The rows {@code cells} name (WAL markers left out), in order, each once. */
+  static List<byte[]> rowsOf(List<Cell> cells) {
+    Map<ByteBuffer, byte[]> rows = new LinkedHashMap<>();
+    for (Cell c : cells) {
+      if (!WALEdit.isMetaEditFamily(c)) {
+        byte[] r = CellUtil.cloneRow(c);
+        rows.putIfAbsent(ByteBuffer.wrap(r), r);
+      }
+    }
+    return new ArrayList<>(rows.values());
+  }
+
+  private List<Get> boundGets(List<byte[]> rows) {
+    List<Get> out = new ArrayList<>(rows.size());
+    for (byte[] r : rows) {
+      Get g = new Get(r);
+      for (byte[][] c : boundColumns) {
+        g.addColumn(c[0], c[1]);
+      }
+      out.add(g);
+    }
+    return out;
+  }
+
+  private static byte[] bytes(ByteBuffer b) {
+    return Arrays.copyOfRange(b.array(), b.arrayOffset() + b.position(), b.limit());
+  }
+}
