@@ -93,6 +93,7 @@ final class BoundRows {
     private final Table fence;
     private final Map<ByteBuffer, Placement> placed = new HashMap<>();
     private final Map<ByteBuffer, List<byte[]>> records = new LinkedHashMap<>();
+    private final List<byte[]> unrefused = new ArrayList<>();
 
     Batch(Table source, Table fence) {
       this.source = source;
@@ -143,6 +144,14 @@ final class BoundRows {
       }
     }
 
+    /**
+     * The source rows this batch placed (or found gone) that the stream had refused: their refusals
+     * are taken back ({@link Fences#unrefused}) once the target holds them.
+     */
+    List<byte[]> unrefused() {
+      return unrefused;
+    }
+
     /** The key map records of the rows this batch moved, to write once the target holds them. */
     List<Put> records() {
       List<Put> out = new ArrayList<>();
@@ -150,12 +159,21 @@ final class BoundRows {
       return out;
     }
 
-    private Placement decide(byte[] row, Result now, List<byte[]> held) throws IOException {
+    /**
+     * @param recorded the keys the key map holds the row under; null when it has nothing of it,
+     *     empty when the stream recorded it nowhere (refused, or deleted while refused)
+     */
+    private Placement decide(byte[] row, Result now, List<byte[]> recorded) throws IOException {
+      List<byte[]> held = recorded == null ? List.of() : recorded;
+      boolean wasRefused = recorded != null && recorded.isEmpty();
       byte[] key;
       try {
         key = mapping.map(row, (f, q) -> now.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
       } catch (KeyReject r) {
         if (!readable(row)) {
+          if (wasRefused) {
+            unrefused.add(row); // gone: the target lacks nothing of it any more
+          }
           return new Placement(held, List.of(), null); // deleted: its markers go where it was
         }
         records.put(ByteBuffer.wrap(row), List.of());
@@ -171,6 +189,9 @@ final class BoundRows {
       }
       if (held.size() == 1 && Arrays.equals(held.get(0), key)) {
         return new Placement(List.of(key), List.of(), null);
+      }
+      if (wasRefused) {
+        unrefused.add(row);
       }
       List<Mutation> before = new ArrayList<>(rewrite(row, key));
       before.addAll(retire(held, key));

@@ -17,6 +17,7 @@ import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder;
 import org.apache.hadoop.hbase.client.Connection;
+import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Put;
 import org.apache.hadoop.hbase.client.RegionLocator;
@@ -119,6 +120,18 @@ public final class Fences {
               .addColumn(FAMILY, row, Bytes.toBytes(tab < 0 ? "" : line.substring(tab + 1))));
     }
     return out;
+  }
+
+  /**
+   * Takes back the refusals of source rows the stream places again (a bound column given a value
+   * the layout accepts) or that are gone: the record counts the rows the target lacks now.
+   */
+  static Delete unrefused(String peerId, List<byte[]> sourceRows) {
+    Delete d = new Delete(refusedRow(peerId));
+    for (byte[] row : sourceRows) {
+      d.addColumns(FAMILY, row);
+    }
+    return d;
   }
 
   private static byte[] refusedRow(String peerId) {

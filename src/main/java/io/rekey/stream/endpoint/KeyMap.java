@@ -66,12 +66,15 @@ public final class KeyMap {
     return new Put(row(peerId, sourceRow)).addColumn(Fences.FAMILY, RECORD, bytes.toByteArray());
   }
 
-  /** The keys {@code map}'s cells say a source row is held under. */
+  /**
+   * The keys {@code map}'s cells say a source row is held under; null when the map has nothing of
+   * the row (the copy did not write it and the stream never placed it).
+   */
   static List<byte[]> keys(Result map) {
-    List<byte[]> out = new ArrayList<>();
     if (map == null || map.isEmpty()) {
-      return out;
+      return null;
     }
+    List<byte[]> out = new ArrayList<>();
     byte[] record = map.getValue(Fences.FAMILY, RECORD);
     if (record != null) {
       try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(record))) {
@@ -91,7 +94,7 @@ public final class KeyMap {
     return out;
   }
 
-  /** The keys each of {@code rows} is held under, in one batched read. */
+  /** The keys each of {@code rows} is held under ({@link #keys}), in one batched read. */
   static Map<ByteBuffer, List<byte[]>> read(Table fence, String peerId, Collection<byte[]> rows)
       throws IOException {
     List<Get> gets = new ArrayList<>(rows.size());

@@ -183,13 +183,20 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
       out.flush();
       readBack(s, w.stamped);
       List<Put> moved = placed == null ? List.of() : placed.records();
-      if (!w.refused.isEmpty() || !w.carried.isEmpty() || !moved.isEmpty()) {
+      List<byte[]> unrefused = placed == null ? List.of() : placed.unrefused();
+      if (!w.refused.isEmpty()
+          || !w.carried.isEmpty()
+          || !moved.isEmpty()
+          || !unrefused.isEmpty()) {
         // Recorded where status and the switch read them: never dropped silently. The key map
         // says where rows are only once the target holds them there.
         try (Table t = target().getTable(s.fenceTable())) {
           t.put(Fences.refused(context.getPeerId(), w.refused));
           t.put(w.carried);
           t.put(moved);
+          if (!unrefused.isEmpty()) {
+            t.delete(Fences.unrefused(context.getPeerId(), unrefused));
+          }
         }
       }
       if (!fences.isEmpty()) {
