@@ -38,7 +38,7 @@ class RandomLiveStreamIT {
    */
   static final long FIRST = 0x54L + 3 * 1_000_003L;
 
-  static final int AT_ONCE = 4;
+  static final int AT_ONCE = 6;
 
   @Test
   void everySwitchOfARandomLiveStreamIsTrue() throws Exception {
