@@ -1,6 +1,7 @@
 package io.rekey.stream.endpoint;
 
 import io.rekey.keys.ColumnBinding;
+import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.keys.KeyReject;
 import java.io.Closeable;
@@ -159,44 +160,38 @@ final class BoundRows {
       return out;
     }
 
-    /**
-     * @param recorded the keys the key map holds the row under; null when it has nothing of it,
-     *     empty when the stream recorded it nowhere (refused, or deleted while refused)
-     */
     private Placement decide(byte[] row, Result now, List<byte[]> recorded) throws IOException {
-      List<byte[]> held = recorded == null ? List.of() : recorded;
-      boolean wasRefused = recorded != null && recorded.isEmpty();
-      byte[] key;
-      try {
-        key = mapping.map(row, (f, q) -> now.getValue(Bytes.toBytes(f), Bytes.toBytes(q)));
-      } catch (KeyReject r) {
-        if (!readable(row)) {
-          if (wasRefused) {
-            unrefused.add(row); // gone: the target lacks nothing of it any more
-          }
-          return new Placement(held, List.of(), null); // deleted: its markers go where it was
-        }
-        records.put(ByteBuffer.wrap(row), List.of());
-        return new Placement(
-            List.of(),
-            retire(held, null),
-            r.reason().name()
-                + ": "
-                + r.detail()
-                + " (the row still holds cells, so the stream can no longer place it in the"
-                + " target; its cells there were retired. Give it a value the layout accepts and"
-                + " the stream writes it again)");
-      }
-      if (held.size() == 1 && Arrays.equals(held.get(0), key)) {
-        return new Placement(List.of(key), List.of(), null);
-      }
-      if (wasRefused) {
+      Outcome o =
+          outcome(row, (f, q) -> now.getValue(Bytes.toBytes(f), Bytes.toBytes(q)), recorded);
+      if (o.unrefuse()) {
         unrefused.add(row);
       }
-      List<Mutation> before = new ArrayList<>(rewrite(row, key));
-      before.addAll(retire(held, key));
-      records.put(ByteBuffer.wrap(row), List.of(key));
-      return new Placement(List.of(key), before, null);
+      if (o instanceof Stay stay) {
+        return new Placement(List.of(stay.key()), List.of(), null);
+      }
+      if (o instanceof Move move) {
+        List<Mutation> before = new ArrayList<>(rewrite(row, move.key()));
+        before.addAll(retire(move.retired()));
+        records.put(ByteBuffer.wrap(row), List.of(move.key()));
+        return new Placement(List.of(move.key()), before, null);
+      }
+      Unplaced u = (Unplaced) o;
+      if (!readable(row)) {
+        if (u.unrefuseIfGone()) {
+          unrefused.add(row); // gone: the target lacks nothing of it any more
+        }
+        return new Placement(u.held(), List.of(), null); // deleted: its markers go where it was
+      }
+      records.put(ByteBuffer.wrap(row), List.of());
+      return new Placement(
+          List.of(),
+          retire(u.held()),
+          u.reject().reason().name()
+              + ": "
+              + u.reject().detail()
+              + " (the row still holds cells, so the stream can no longer place it in the"
+              + " target; its cells there were retired. Give it a value the layout accepts and"
+              + " the stream writes it again)");
     }
 
     /** The row as a read of the source returns it now, every version, under {@code key}. */
@@ -225,13 +220,65 @@ final class BoundRows {
     }
   }
 
-  /** Family delete markers that retire every key of {@code held} but {@code keep}. */
-  private List<Mutation> retire(List<byte[]> held, byte[] keep) {
-    List<Mutation> out = new ArrayList<>();
+  /**
+   * What becomes of one source row, from its bound columns' values now and what the key map records
+   * of it. Pure: the reads and writes it leads to are {@link Batch}'s.
+   */
+  sealed interface Outcome {
+    /** Whether a refusal the stream recorded for the row is to be taken back. */
+    default boolean unrefuse() {
+      return false;
+    }
+  }
+
+  /** Held under its key now, and only there: its edits go there. */
+  record Stay(byte[] key) implements Outcome {}
+
+  /**
+   * Held elsewhere or nowhere: written whole under {@code key}, then each of {@code retired}
+   * cleared.
+   */
+  record Move(byte[] key, List<byte[]> retired, boolean unrefuse) implements Outcome {}
+
+  /**
+   * No key now: a row still readable is refused and every key of {@code held} retired; a deleted
+   * row's edits go under every key of {@code held}.
+   *
+   * @param unrefuseIfGone whether the stream had refused it, which a deleted row takes back
+   */
+  record Unplaced(KeyReject reject, List<byte[]> held, boolean unrefuseIfGone) implements Outcome {}
+
+  /**
+   * Decides a row.
+   *
+   * @param recorded the keys the key map holds the row under; null when it has nothing of it, empty
+   *     when the stream recorded it nowhere (refused, or deleted while refused)
+   */
+  Outcome outcome(byte[] row, ColumnValues now, List<byte[]> recorded) {
+    List<byte[]> held = recorded == null ? List.of() : recorded;
+    boolean wasRefused = recorded != null && recorded.isEmpty();
+    byte[] key;
+    try {
+      key = mapping.map(row, now);
+    } catch (KeyReject r) {
+      return new Unplaced(r, held, wasRefused);
+    }
+    if (held.size() == 1 && Arrays.equals(held.get(0), key)) {
+      return new Stay(key);
+    }
+    List<byte[]> retired = new ArrayList<>();
     for (byte[] old : held) {
-      if (keep != null && Arrays.equals(old, keep)) {
-        continue;
+      if (!Arrays.equals(old, key)) {
+        retired.add(old);
       }
+    }
+    return new Move(key, retired, wasRefused);
+  }
+
+  /** Family delete markers that clear every key of {@code keys}. */
+  private List<Mutation> retire(List<byte[]> keys) {
+    List<Mutation> out = new ArrayList<>();
+    for (byte[] old : keys) {
       Delete d = new Delete(old);
       for (byte[] f : families) {
         d.addFamily(f, RETIRE_ALL);
