@@ -5,7 +5,8 @@
 # about 257,000 cells) written while its peer was disabled.
 #
 #   jobs/bench-stream-throughput.sh      # BENCH_ROUNDS=4 BENCH_BACKLOG=50000
-# Results: var/bench/stream-throughput-bench.json.
+#   BENCH_BOUND_KEY=1 jobs/bench-stream-throughput.sh   # the new key bound to m:sender (a key map)
+# Results: var/bench/stream-throughput-bench.json (stream-throughput-bound-bench.json).
 set -euo pipefail
 source "$(dirname "$0")/lib/common.sh"
 cd "$REKEY_HOME"
@@ -15,6 +16,9 @@ peer_env=(REKEY_VAR="$peer_var" REKEY_ZK_PORT="${BENCH_PEER_ZK_PORT:-2182}" REKE
   REKEY_RS_PORT=16120 REKEY_HBASE_HEAP=1g REKEY_NO_BUILD=1)
 env "${peer_env[@]}" "$REKEY_HOME/jobs/hbase-local.sh" start >&2
 trap 'env "${peer_env[@]}" "$REKEY_HOME/jobs/hbase-local.sh" stop >&2' EXIT
+out="$REKEY_VAR/bench/stream-throughput-bench.json"
+[ -z "${BENCH_BOUND_KEY:-}" ] || out="$REKEY_VAR/bench/stream-throughput-bound-bench.json"
 rekey_bench_run -Dbench.peerZk="127.0.0.1:${BENCH_PEER_ZK_PORT:-2182}" \
   ${BENCH_BACKLOG:+-Dbench.backlogMessages="$BENCH_BACKLOG"} \
-  io.rekey.bench.StreamThroughputBenchmark "$REKEY_VAR/bench/stream-throughput-bench.json"
+  ${BENCH_BOUND_KEY:+-Dbench.boundKey=true} \
+  io.rekey.bench.StreamThroughputBenchmark "$out"

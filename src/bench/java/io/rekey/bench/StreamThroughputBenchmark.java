@@ -4,7 +4,6 @@ import io.rekey.generate.Message;
 import io.rekey.generate.MessageGenerator;
 import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
-import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.stream.StreamPeer;
 import io.rekey.stream.endpoint.StreamSettings;
@@ -47,12 +46,24 @@ public final class StreamThroughputBenchmark {
   static final String REKEY_PEER = "bench_rekey_stream";
   private static final byte[] M = Bytes.toBytes("m");
 
+  /**
+   * With {@code -Dbench.boundKey=true}: the new key bound to the column {@code m:sender} (which the
+   * generator fills with the key's sender), so the stream places each row through its key map, a
+   * serial peer into a target with NEW_VERSION_BEHAVIOR.
+   */
+  static final String BOUND_SOURCE_KEY = RekeyBenchmark.SOURCE_KEY + " ; from = m:sender";
+
+  static final String BOUND_TARGET_KEY = "salt(16, from) + from + reverse_ts(ts) + msgid + sender";
+
   public static void main(String[] args) throws Exception {
     Path out = Path.of(args.length > 0 ? args[0] : "var/bench/stream-throughput-bench.json");
     String peerZk = System.getProperty("bench.peerZk", "127.0.0.1:2182");
     int rounds = Integer.parseInt(System.getProperty("bench.rounds", "4"));
     int messages = Integer.parseInt(System.getProperty("bench.backlogMessages", "50000"));
-    KeyMapping mapping = KeyMapping.parse(RekeyBenchmark.SOURCE_KEY, RekeyBenchmark.TARGET_KEY);
+    boolean bound = Boolean.getBoolean("bench.boundKey");
+    String sourceKey = bound ? BOUND_SOURCE_KEY : RekeyBenchmark.SOURCE_KEY;
+    String targetKey = bound ? BOUND_TARGET_KEY : RekeyBenchmark.TARGET_KEY;
+    KeyMapping mapping = KeyMapping.parse(sourceKey, targetKey);
     Map<String, Object> report = new LinkedHashMap<>();
     HBaseSettings here = RekeyBenchmark.clusterSettings();
     HBaseSettings there = new HBaseSettings(peerZk, null);
@@ -61,7 +72,7 @@ public final class StreamThroughputBenchmark {
         Admin admin = source.getAdmin();
         Admin peerAdmin = peer.getAdmin()) {
       report.put("backlog", messages + " generated messages (about 5 cells each) a round and peer");
-      report.put("mapping", RekeyBenchmark.SOURCE_KEY + "  =>  " + RekeyBenchmark.TARGET_KEY);
+      report.put("mapping", sourceKey + "  =>  " + targetKey);
       report.put(
           "peers",
           "HBase's replication (cluster key "
@@ -80,7 +91,7 @@ public final class StreamThroughputBenchmark {
         }
         fresh(admin, SOURCE, null);
         fresh(peerAdmin, SOURCE, null);
-        fresh(peerAdmin, TARGET, saltSplits(16));
+        fresh(peerAdmin, TARGET, saltSplits(16), bound);
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("round", round);
         boolean hbaseFirst = round % 2 == 1;
@@ -104,14 +115,14 @@ public final class StreamThroughputBenchmark {
                 new StreamSettings(
                     SOURCE,
                     TARGET,
-                    RekeyBenchmark.SOURCE_KEY,
-                    RekeyBenchmark.TARGET_KEY,
+                    sourceKey,
+                    targetKey,
                     Map.of(HConstants.ZOOKEEPER_QUORUM, peerZk)),
                 false);
           }
           long[] written = backlog(source, SOURCE, messages, round * 10 + turn);
           byte[] last = lastRow(written[1]);
-          byte[] lastThere = hbase ? last : mapping.map(last, ColumnValues.NONE);
+          byte[] lastThere = hbase ? last : mapping.map(last, (f, q) -> LAST_SENDER);
           long t0 = System.nanoTime();
           admin.enableReplicationPeer(id);
           try (Table t = peer.getTable(hbase ? SOURCE : TARGET)) {
@@ -143,6 +154,15 @@ public final class StreamThroughputBenchmark {
 
   /** The table anew, family {@code m} with replication scope 1 (HBase's peer ships only those). */
   static void fresh(Admin admin, TableName t, byte[][] splits) throws Exception {
+    fresh(admin, t, splits, false);
+  }
+
+  /**
+   * The table anew, its family keeping NEW_VERSION_BEHAVIOR when {@code newVersionBehavior} (a
+   * target whose rows move between keys).
+   */
+  static void fresh(Admin admin, TableName t, byte[][] splits, boolean newVersionBehavior)
+      throws Exception {
     try {
       admin.createNamespace(NamespaceDescriptor.create(t.getNamespaceAsString()).build());
     } catch (org.apache.hadoop.hbase.NamespaceExistException e) {
@@ -157,6 +177,7 @@ public final class StreamThroughputBenchmark {
             .setColumnFamily(
                 ColumnFamilyDescriptorBuilder.newBuilder(M)
                     .setScope(HConstants.REPLICATION_SCOPE_GLOBAL)
+                    .setNewVersionBehavior(newVersionBehavior)
                     .build());
     if (splits == null) {
       admin.createTable(d.build());
@@ -202,10 +223,16 @@ public final class StreamThroughputBenchmark {
     }
     // Written alone after the backlog: its server logs it after every row above.
     try (Table t = c.getTable(table)) {
-      t.put(new Put(lastRow(now)).addColumn(M, Bytes.toBytes("last"), now, Bytes.toBytes(true)));
+      t.put(
+          new Put(lastRow(now))
+              .addColumn(M, Bytes.toBytes("last"), now, Bytes.toBytes(true))
+              .addColumn(M, Bytes.toBytes("sender"), now, LAST_SENDER));
     }
     return new long[] {cells + 1, now};
   }
+
+  /** The last row's sender, in its key and in {@code m:sender}. */
+  private static final byte[] LAST_SENDER = Bytes.toBytes("zz");
 
   /** The row written after a backlog stamped {@code now}: once it has arrived, so has the rest. */
   static byte[] lastRow(long now) {

@@ -368,21 +368,7 @@ class StreamSwitchIT {
       assertThat(admin.listReplicationPeers()).noneMatch(p -> p.getPeerId().equals("rekey_so_dst"));
       assertThat(admin.tableExists(target)).isFalse();
     }
-    AtomicBoolean writing = new AtomicBoolean(true);
-    AtomicInteger steps = new AtomicInteger();
-    Thread writer =
-        new Thread(
-            () -> {
-              try (var t = MiniHBase.util().getConnection().getTable(source)) {
-                while (writing.get()) {
-                  putDeletePutAndWriteUnderADelete(t, steps.getAndIncrement());
-                  Thread.sleep(20);
-                }
-              } catch (Exception e) {
-                steps.set(-1_000_000); // fails the count below
-              }
-            });
-    writer.start();
+    Writer writer = new Writer(source, StreamSwitchIT::putDeletePutAndWriteUnderADelete);
     CliRun started = startWithCopy("so_src", "so_dst");
     assertThat(started.exit()).as(started.toString()).isEqualTo(ExitCode.OK);
     assertThat(started.out()).contains("serial: each row's edits in their order");
@@ -398,17 +384,15 @@ class StreamSwitchIT {
       MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
       Thread.sleep(500);
     }
-    writing.set(false);
-    writer.join();
-    assertThat(steps.get()).isGreaterThan(30);
+    int steps = writer.stop();
+    assertThat(steps).isGreaterThan(30);
 
     List<String> expected = StreamIT.awaitMapped(source, target, mapping);
     // The source reads the order: the second write at each timestamp, and the cell written under
     // an older column delete.
-    assertThat(expected.stream().filter(l -> l.contains("=second ")).count())
-        .isEqualTo(steps.get());
+    assertThat(expected.stream().filter(l -> l.contains("=second ")).count()).isEqualTo(steps);
     assertThat(expected.stream().filter(l -> l.contains("=after its delete ")).count())
-        .isEqualTo(steps.get());
+        .isEqualTo(steps);
     assertThat(StreamIT.actual(target)).isEqualTo(expected);
     verifyLive("so_src", "so_dst");
     CliRun switched =
@@ -445,22 +429,12 @@ class StreamSwitchIT {
       rows.get(i).addColumn(b("m"), b("sender"), StreamIT.T0, b("s" + i % 3));
     }
     TestTables.put(source, rows);
-    AtomicBoolean writing = new AtomicBoolean(true);
-    AtomicInteger steps = new AtomicInteger();
-    Thread writer =
-        new Thread(
-            () -> {
-              try (var t = MiniHBase.util().getConnection().getTable(source)) {
-                while (writing.get()) {
-                  int k = steps.getAndIncrement();
-                  t.put(sender(100 + k % 100, "w" + k % 7).addColumn(b("m"), b("n"), b("" + k)));
-                  Thread.sleep(20);
-                }
-              } catch (Exception e) {
-                steps.set(-1_000_000); // fails the count below
-              }
-            });
-    writer.start();
+    // Rows 100 to 199 move all through the copy and the stream.
+    Writer writer =
+        new Writer(
+            source,
+            (t, k) ->
+                t.put(sender(100 + k % 100, "w" + k % 7).addColumn(b("m"), b("n"), b("" + k))));
     List<String> args =
         StreamIT.migration(List.of("stream", "start"), "sb_src", "sb_dst", sourceKey, targetKey);
     args.addAll(List.of("--state-table", STATE));
@@ -494,9 +468,8 @@ class StreamSwitchIT {
       }
       t.put(sender(28, "moved")); // a move after the split and the move
     }
-    writing.set(false);
-    writer.join();
-    assertThat(steps.get()).isGreaterThan(30);
+    int steps = writer.stop();
+    assertThat(steps).isGreaterThan(30);
 
     List<String> expected = StreamIT.awaitMapped(source, target, mapping);
     assertThat(expected)
@@ -529,6 +502,42 @@ class StreamSwitchIT {
     assertThat(switched.exit()).as(switched.toString()).isEqualTo(ExitCode.OK);
     assertThat(StreamIT.actual(target)).isEqualTo(StreamIT.expected(source, mapping));
     assertThat(cli("stream", "stop", "--target", "sb_dst").exit()).isEqualTo(ExitCode.OK);
+  }
+
+  /** One step of a {@link Writer}: the {@code step}th write. */
+  @FunctionalInterface
+  private interface WriteStep {
+    void write(org.apache.hadoop.hbase.client.Table t, int step) throws java.io.IOException;
+  }
+
+  /** A writer of the source that writes a step every 20 ms until it is stopped. */
+  private static final class Writer {
+    private final AtomicBoolean writing = new AtomicBoolean(true);
+    private final AtomicInteger steps = new AtomicInteger();
+    private final Thread thread;
+
+    Writer(TableName table, WriteStep step) {
+      thread =
+          new Thread(
+              () -> {
+                try (var t = MiniHBase.util().getConnection().getTable(table)) {
+                  while (writing.get()) {
+                    step.write(t, steps.getAndIncrement());
+                    Thread.sleep(20);
+                  }
+                } catch (Exception e) {
+                  steps.set(-1_000_000); // fails the caller's count
+                }
+              });
+      thread.start();
+    }
+
+    /** Stops it; returns the steps it wrote (negative when a write failed). */
+    int stop() throws InterruptedException {
+      writing.set(false);
+      thread.join();
+      return steps.get();
+    }
   }
 
   private static byte[] row(int i) {
