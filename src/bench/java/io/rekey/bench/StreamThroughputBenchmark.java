@@ -169,7 +169,9 @@ public final class StreamThroughputBenchmark {
       // there already
     }
     if (admin.tableExists(t)) {
-      admin.disableTable(t);
+      if (admin.isTableEnabled(t)) { // a run stopped halfway can leave it disabled
+        admin.disableTable(t);
+      }
       admin.deleteTable(t);
     }
     TableDescriptorBuilder d =

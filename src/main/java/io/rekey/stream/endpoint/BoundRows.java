@@ -37,9 +37,10 @@ import org.apache.hadoop.hbase.wal.WALEdit;
  * <ul>
  *   <li>Held under its key now, only: the edits go there.
  *   <li>Held elsewhere or nowhere, and mappable now (a move, a move back, a row the copy could not
- *       map that now can be): first the row as the source reads it now, every version, written
- *       under its key now; then every other key retired with a family delete marker at the highest
- *       timestamp; then the edits, under the key now.
+ *       map that now can be): the row as the source reads it now, every version, written under its
+ *       key now, which holds the batch's edits of it already (the source logged them before it
+ *       shipped them); then every other key retired with a family delete marker at the highest
+ *       timestamp.
  *   <li>Not mappable now but still readable (its bound column deleted, or given a value the layout
  *       refuses): every key retired, and the row refused with the layout's reason.
  *   <li>Deleted: the edits (its delete markers) go under every key it is held under.
@@ -113,9 +114,17 @@ final class BoundRows {
         List<byte[]> chunk = todo.subList(i, Math.min(todo.size(), i + ROW_BATCH));
         Map<ByteBuffer, List<byte[]>> held = KeyMap.read(fence, peerId, chunk);
         Result[] now = source.get(boundGets(chunk));
+        Map<ByteBuffer, Outcome> outcomes = new LinkedHashMap<>();
         for (int j = 0; j < chunk.size(); j++) {
           byte[] row = chunk.get(j);
-          placed.put(ByteBuffer.wrap(row), decide(row, now[j], held.get(ByteBuffer.wrap(row))));
+          Result bound = now[j];
+          ColumnValues values = (f, q) -> bound.getValue(Bytes.toBytes(f), Bytes.toBytes(q));
+          outcomes.put(ByteBuffer.wrap(row), outcome(row, values, held.get(ByteBuffer.wrap(row))));
+        }
+        Map<ByteBuffer, List<Mutation>> rewritten = rewrite(outcomes);
+        for (byte[] row : chunk) {
+          ByteBuffer k = ByteBuffer.wrap(row);
+          placed.put(k, decide(row, outcomes.get(k), rewritten.get(k)));
         }
       }
     }
@@ -160,9 +169,10 @@ final class BoundRows {
       return out;
     }
 
-    private Placement decide(byte[] row, Result now, List<byte[]> recorded) throws IOException {
-      Outcome o =
-          outcome(row, (f, q) -> now.getValue(Bytes.toBytes(f), Bytes.toBytes(q)), recorded);
+    /**
+     * @param rewritten a moved row as the source reads it now, under its new key
+     */
+    private Placement decide(byte[] row, Outcome o, List<Mutation> rewritten) throws IOException {
       if (o.unrefuse()) {
         unrefused.add(row);
       }
@@ -170,10 +180,12 @@ final class BoundRows {
         return new Placement(List.of(stay.key()), List.of(), null);
       }
       if (o instanceof Move move) {
-        List<Mutation> before = new ArrayList<>(rewrite(row, move.key()));
+        List<Mutation> before = new ArrayList<>(rewritten);
         before.addAll(retire(move.retired()));
         records.put(ByteBuffer.wrap(row), List.of(move.key()));
-        return new Placement(List.of(move.key()), before, null);
+        // The source read now holds every edit of this batch already: written with the row, they
+        // are not written again (which would cost a round trip a row: TargetWriter).
+        return new Placement(List.of(), before, null);
       }
       Unplaced u = (Unplaced) o;
       if (!readable(row)) {
@@ -194,7 +206,60 @@ final class BoundRows {
               + " the stream writes it again)");
     }
 
-    /** The row as a read of the source returns it now, every version, under {@code key}. */
+    /**
+     * The rows that move, each as a read of the source returns it now, every version, under its new
+     * key: one batched read, at most {@value EditMapper#WIDE_ROW_PIECE} cells of a family a row; a
+     * row that reaches that is read again in pieces.
+     */
+    private Map<ByteBuffer, List<Mutation>> rewrite(Map<ByteBuffer, Outcome> outcomes)
+        throws IOException {
+      List<byte[]> rows = new ArrayList<>();
+      List<Get> gets = new ArrayList<>();
+      outcomes.forEach(
+          (k, o) -> {
+            if (o instanceof Move) {
+              byte[] row = bytes(k);
+              rows.add(row);
+              gets.add(
+                  new Get(row)
+                      .readAllVersions()
+                      .setMaxResultsPerColumnFamily(EditMapper.WIDE_ROW_PIECE));
+            }
+          });
+      Map<ByteBuffer, List<Mutation>> out = new HashMap<>();
+      if (rows.isEmpty()) {
+        return out;
+      }
+      Result[] whole = source.get(gets);
+      for (int i = 0; i < rows.size(); i++) {
+        byte[] row = rows.get(i);
+        byte[] key = ((Move) outcomes.get(ByteBuffer.wrap(row))).key();
+        if (wide(whole[i])) {
+          out.put(ByteBuffer.wrap(row), rewrite(row, key));
+        } else {
+          Put put = new Put(key);
+          for (Cell c : whole[i].rawCells()) {
+            put.add(EditMapper.moved(c, key));
+          }
+          out.put(ByteBuffer.wrap(row), put.isEmpty() ? List.of() : List.of(put));
+        }
+      }
+      return out;
+    }
+
+    /** Whether a read capped at {@value EditMapper#WIDE_ROW_PIECE} cells a family may lack some. */
+    private static boolean wide(Result r) {
+      Map<ByteBuffer, Integer> perFamily = new HashMap<>();
+      for (Cell c : r.rawCells()) {
+        ByteBuffer f = ByteBuffer.wrap(CellUtil.cloneFamily(c));
+        if (perFamily.merge(f, 1, Integer::sum) >= EditMapper.WIDE_ROW_PIECE) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    /** A wide row as a read of the source returns it now, every version, under {@code key}. */
     private List<Mutation> rewrite(byte[] row, byte[] key) throws IOException {
       List<Mutation> out = new ArrayList<>();
       Scan scan =

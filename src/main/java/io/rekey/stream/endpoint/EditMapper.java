@@ -152,6 +152,7 @@ public final class EditMapper {
     long rejectedCells = 0;
     byte[] sourceRow = null;
     List<TargetRow> current = List.of();
+    boolean refused = false;
     for (Cell cell : cells) {
       if (WALEdit.isMetaEditFamily(cell)) {
         if (BulkLoadedFiles.isMarker(cell)) {
@@ -163,7 +164,8 @@ public final class EditMapper {
         sourceRow = CellUtil.cloneRow(cell);
         BoundRows.Placement p = placer.of(sourceRow);
         order.addAll(p.before());
-        if (p.refused() != null) {
+        refused = p.refused() != null;
+        if (refused) {
           rejected.add(Bytes.toStringBinary(sourceRow) + "\t" + p.refused());
         }
         current = new ArrayList<>(p.keys().size());
@@ -178,7 +180,11 @@ public final class EditMapper {
         }
       }
       if (current.isEmpty()) {
-        rejectedCells++;
+        // Refused, or nothing to write: a row deleted where the target never held it, or one
+        // moved whole by this very batch, its edits included.
+        if (refused) {
+          rejectedCells++;
+        }
         continue;
       }
       for (TargetRow r : current) {
