@@ -425,6 +425,26 @@ class StreamIT {
     return new WAL.Entry(new WALKeyImpl(b("region"), table, System.currentTimeMillis()), edit);
   }
 
+  /**
+   * Writes {@code edits} into {@code source}, in order, and returns them as the WAL entries its log
+   * holds (a batch, mutable: a test may add to it).
+   */
+  private static List<WAL.Entry> logged(TableName source, List<Mutation> edits)
+      throws java.io.IOException {
+    List<WAL.Entry> batch = new ArrayList<>();
+    try (Table t = MiniHBase.util().getConnection().getTable(source)) {
+      for (Mutation m : edits) {
+        if (m instanceof Put p) {
+          t.put(p);
+        } else {
+          t.delete((Delete) m);
+        }
+        batch.add(entry(source, m));
+      }
+    }
+    return batch;
+  }
+
   @Test
   void aBatchTheEndpointIsShippedTwiceLeavesTheTargetAsOnce() throws Exception {
     TableName source = table("st_replay_src");
@@ -440,19 +460,9 @@ class StreamIT {
             new Delete(r2).addFamily(b("m"), LONG_AGO - 1));
     // The source holds what its log says: the endpoint reads cells stamped in the past back from
     // it.
-    try (Table t = MiniHBase.util().getConnection().getTable(source)) {
-      for (Mutation m : edits) {
-        if (m instanceof Put p) {
-          t.put(p);
-        } else {
-          t.delete((Delete) m);
-        }
-      }
-    }
+    List<WAL.Entry> batch = logged(source, edits);
     TableName once = table("st_replay_once");
     TableName twice = table("st_replay_twice");
-    List<WAL.Entry> batch = new ArrayList<>();
-    edits.forEach(m -> batch.add(entry(source, m)));
     // Another table's edit, which the endpoint leaves alone.
     batch.add(entry(TableName.valueOf("other"), new Put(r1).addColumn(b("m"), b("y"), T0, b("y"))));
     shipOnceAndTwice(source, once, twice, batch, false);
@@ -479,17 +489,7 @@ class StreamIT {
             new Put(r2).addColumn(b("m"), b("body"), LONG_AGO, b("before its delete")),
             new Delete(r2).addColumns(b("m"), b("body"), LONG_AGO + 1),
             new Put(r2).addColumn(b("m"), b("body"), LONG_AGO - 1, b("after its delete")));
-    List<WAL.Entry> batch = new ArrayList<>();
-    try (Table t = MiniHBase.util().getConnection().getTable(source)) {
-      for (Mutation m : edits) {
-        if (m instanceof Put p) {
-          t.put(p);
-        } else {
-          t.delete((Delete) m);
-        }
-        batch.add(entry(source, m));
-      }
-    }
+    List<WAL.Entry> batch = logged(source, edits);
     TableName once = orderedTable("st_oreplay_once");
     TableName twice = orderedTable("st_oreplay_twice");
     shipOnceAndTwice(source, once, twice, batch, true);
