@@ -1,6 +1,6 @@
 package io.rekey.index;
 
-import java.io.ByteArrayOutputStream;
+import io.rekey.keys.KeyList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -32,14 +32,7 @@ public final class RowRecord {
    * bytes, in key order, once each.
    */
   public static byte[] encode(List<byte[]> keys) {
-    TreeSet<byte[]> sorted = new TreeSet<>(Bytes.BYTES_COMPARATOR);
-    sorted.addAll(keys);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    for (byte[] k : sorted) {
-      out.write(Bytes.toBytes((short) k.length), 0, Bytes.SIZEOF_SHORT);
-      out.write(k, 0, k.length);
-    }
-    return out.toByteArray();
+    return KeyList.encode(keys);
   }
 
   /**
@@ -48,19 +41,7 @@ public final class RowRecord {
    * @throws IllegalArgumentException when the bytes are no record
    */
   public static List<byte[]> decode(byte[] record) {
-    List<byte[]> keys = new ArrayList<>();
-    int at = 0;
-    while (at < record.length) {
-      int length = at + Bytes.SIZEOF_SHORT <= record.length ? Bytes.toShort(record, at) : -1;
-      at += Bytes.SIZEOF_SHORT;
-      if (length < 0 || at + length > record.length) {
-        throw new IllegalArgumentException(
-            "not an index row record: " + Bytes.toStringBinary(record));
-      }
-      keys.add(Arrays.copyOfRange(record, at, at + length));
-      at += length;
-    }
-    return keys;
+    return KeyList.decode(record, "an index row record");
   }
 
   /**

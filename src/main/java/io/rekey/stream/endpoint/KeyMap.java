@@ -1,10 +1,7 @@
 package io.rekey.stream.endpoint;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
+import io.rekey.keys.KeyList;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -54,16 +51,7 @@ public final class KeyMap {
 
   /** The endpoint's record: {@code sourceRow} is held under {@code keys} (none: nowhere). */
   static Put record(String peerId, byte[] sourceRow, List<byte[]> keys) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      for (byte[] k : keys) {
-        out.writeInt(k.length);
-        out.write(k);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e); // a byte array stream does not fail
-    }
-    return new Put(row(peerId, sourceRow)).addColumn(Fences.FAMILY, RECORD, bytes.toByteArray());
+    return new Put(row(peerId, sourceRow)).addColumn(Fences.FAMILY, RECORD, KeyList.encode(keys));
   }
 
   /**
@@ -74,20 +62,11 @@ public final class KeyMap {
     if (map == null || map.isEmpty()) {
       return null;
     }
-    List<byte[]> out = new ArrayList<>();
     byte[] record = map.getValue(Fences.FAMILY, RECORD);
     if (record != null) {
-      try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(record))) {
-        while (in.available() > 0) {
-          byte[] k = new byte[in.readInt()];
-          in.readFully(k);
-          out.add(k);
-        }
-      } catch (IOException e) {
-        throw new IllegalStateException("a key map record that does not read back", e);
-      }
-      return out;
+      return KeyList.decode(record, "a stream's key map record");
     }
+    List<byte[]> out = new ArrayList<>();
     for (Cell c : map.rawCells()) {
       out.add(CellUtil.cloneQualifier(c));
     }
