@@ -8,6 +8,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,6 +37,10 @@ import org.junit.jupiter.api.Test;
  * </pre>
  */
 class LayeringTest {
+  /** The write engine's cell record, which index entries are made as and the endpoint writes. */
+  private static final DescribedPredicate<JavaClass> CELL_RECORD =
+      nameMatching("io\\.rekey\\.write\\.ShuffleCell(\\$.*)?").forSubtype();
+
   /** The decisions of the Spark-free core outside its packages, nested classes included. */
   private static final String CORE_DECISIONS =
       "io\\.rekey\\.("
@@ -233,15 +239,35 @@ class LayeringTest {
         .that()
         .resideInAPackage("io.rekey.stream.endpoint..")
         .should()
-        .onlyDependOnClassesThat()
-        .resideInAnyPackage(
-            "java..",
-            "io.rekey.stream.endpoint..",
-            "io.rekey.keys..",
-            "io.rekey.common..",
-            "org.apache.hadoop..",
-            "org.apache.hbase.thirdparty.com.google.protobuf..",
-            "org.slf4j..")
+        .onlyDependOnClassesThat(
+            resideInAnyPackage(
+                    "java..",
+                    "io.rekey.stream.endpoint..",
+                    "io.rekey.keys..",
+                    "io.rekey.index.entries..",
+                    "io.rekey.common..",
+                    "org.apache.hadoop..",
+                    "org.apache.hbase.thirdparty.com.google.protobuf..",
+                    "org.slf4j..")
+                .or(CELL_RECORD))
+        .check(main);
+  }
+
+  /**
+   * What a row gives an index travels in the endpoint's jar too (the stream keeps the indexes of
+   * the table it writes): it may use the key codecs and the one cell record of the write engine it
+   * shares with the Spark path, not the index's options, tables or jobs.
+   */
+  @Test
+  void indexEntriesNeedOnlyTheKeyCodecsAndTheCellRecord() {
+    classes()
+        .that()
+        .resideInAPackage("io.rekey.index.entries..")
+        .should()
+        .onlyDependOnClassesThat(
+            resideInAnyPackage(
+                    "java..", "io.rekey.index.entries..", "io.rekey.keys..", "org.apache.hadoop..")
+                .or(CELL_RECORD))
         .check(main);
   }
 }

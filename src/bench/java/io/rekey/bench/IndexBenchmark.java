@@ -4,10 +4,10 @@ import io.rekey.hbase.HBaseConnections;
 import io.rekey.hbase.HBaseSettings;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.index.IndexDefinition;
-import io.rekey.index.IndexEntries;
 import io.rekey.index.IndexJob;
 import io.rekey.index.IndexRunOptions;
 import io.rekey.index.IndexRunResult;
+import io.rekey.index.entries.IndexEntries;
 import io.rekey.keys.KeyReject;
 import io.rekey.options.OptionValues;
 import io.rekey.read.TableRead;
@@ -225,8 +225,7 @@ public final class IndexBenchmark {
   static Scan buildScan(OptionValues definition) {
     IndexDefinition d =
         IndexDefinition.from(definition.validate(IndexDefinition.declaredWithFile()));
-    return new IndexEntries(d)
-        .restrictCountingEveryRow(new Scan().setCacheBlocks(false).setCaching(5000));
+    return d.entries().restrictCountingEveryRow(new Scan().setCacheBlocks(false).setCaching(5000));
   }
 
   /**
@@ -240,7 +239,7 @@ public final class IndexBenchmark {
       OptionValues values,
       Map<String, Object> record) {
     IndexDefinition d = IndexDefinition.from(values.validate(IndexDefinition.declaredWithFile()));
-    IndexEntries entries = new IndexEntries(d);
+    IndexEntries entries = d.entries();
     long stamp = System.currentTimeMillis();
     Scan scan = buildScan(values);
     try (TableRead read =

@@ -1,6 +1,10 @@
 package io.rekey.index;
 
 import io.rekey.hbase.HadoopFiles;
+import io.rekey.index.entries.IndexEntries;
+import io.rekey.index.entries.IndexKey;
+import io.rekey.index.entries.IndexShape;
+import io.rekey.index.entries.IndexShape.Column;
 import io.rekey.keys.LayoutException;
 import io.rekey.options.InvalidOptionException;
 import io.rekey.options.Location;
@@ -44,22 +48,6 @@ public record IndexDefinition(
     String stateTableName,
     long safetyLagMillis)
     implements Serializable {
-
-  /** A column, {@code family:qualifier}. */
-  public record Column(String family, String qualifier) implements Serializable {
-    @Override
-    public String toString() {
-      return family + ":" + qualifier;
-    }
-
-    static Column parse(String option, String text) {
-      int colon = text.indexOf(':');
-      if (colon <= 0 || colon == text.length() - 1) {
-        throw InvalidOptionException.of(option, text, "must be FAMILY:QUALIFIER, e.g. m:sender");
-      }
-      return new Column(text.substring(0, colon).trim(), text.substring(colon + 1).trim());
-    }
-  }
 
   /** Whether rows without the indexed value are rejected (else skipped and counted). */
   public enum MissingValue {
@@ -219,14 +207,14 @@ public record IndexDefinition(
     }
     List<Column> covered = new ArrayList<>();
     for (String c : values.getAll(COVERED)) {
-      covered.add(Column.parse(COVERED.name(), c));
+      covered.add(column(COVERED.name(), c));
     }
     String family = values.get(INDEX_FAMILY).trim();
     if (family.isEmpty() || family.contains(":")) {
       throw InvalidOptionException.of(
           INDEX_FAMILY.name(), family, "must be a family name (letters, digits, no ':')");
     }
-    if (family.equals(ROWS_FAMILY)) {
+    if (family.equals(IndexShape.ROWS_FAMILY)) {
       throw InvalidOptionException.of(
           INDEX_FAMILY.name(),
           family,
@@ -237,7 +225,7 @@ public record IndexDefinition(
     return new IndexDefinition(
         source.getNameAsString(),
         key,
-        columnText == null ? null : Column.parse(COLUMN.name(), columnText),
+        columnText == null ? null : column(COLUMN.name(), columnText),
         field,
         List.copyOf(covered),
         index.getNameAsString(),
@@ -321,18 +309,21 @@ public record IndexDefinition(
             "Use the index's definition file; to change it, build a new index table");
   }
 
-  /** The entry's marker cell qualifier: every entry has it, covered columns or not. */
-  public static final String MARKER = "_";
+  private static Column column(String option, String text) {
+    Column c = Column.parseOrNull(text);
+    if (c == null) {
+      throw InvalidOptionException.of(option, text, "must be FAMILY:QUALIFIER, e.g. m:sender");
+    }
+    return c;
+  }
 
-  /**
-   * The index table's second family: one row per source row, keyed by the source key, listing the
-   * entry keys the index holds for it ({@link RowRecord}), so an update finds and removes the
-   * entries a change retired.
-   */
-  public static final String ROWS_FAMILY = "r";
+  /** What shapes the entries, without the options and tables around it. */
+  public IndexShape shape() {
+    return new IndexShape(column, field, covered, family, key, allVersions);
+  }
 
-  /** The qualifier a covered column gets in an entry: {@code family:qualifier}. */
-  public static String coveredQualifier(Column c) {
-    return c.family() + ":" + c.qualifier();
+  /** The entries this index derives from rows. */
+  public IndexEntries entries() {
+    return shape().entries();
   }
 }

@@ -2,6 +2,9 @@ package io.rekey.index;
 
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.index.entries.EntryChanges;
+import io.rekey.index.entries.IndexEntries;
+import io.rekey.index.entries.RowRecord;
 import io.rekey.keys.KeyReject;
 import io.rekey.keys.RejectReason;
 import io.rekey.write.PartitionRecords;
@@ -72,7 +75,7 @@ public final class IndexEntryStage extends RowMappingStage {
   }
 
   private final class Entries extends RowsToCells {
-    private final IndexEntries entries = new IndexEntries(definition);
+    private final IndexEntries entries = definition.entries();
     private final EntryChanges changes = new EntryChanges(entries);
     private final PartitionRecords records;
     // The partition's counts (IndexStats), added up as the rows go.

@@ -5,6 +5,7 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.Outage;
 import io.rekey.hbase.PurgedDeletes;
 import io.rekey.hbase.TableAdmin;
+import io.rekey.index.entries.IndexEntries;
 import io.rekey.options.OptionDef;
 import io.rekey.read.TableRead;
 import io.rekey.run.RunFiles;
@@ -268,7 +269,7 @@ public final class IndexJob {
     // 5,000 to a round trip (the scanner's result size limit still caps a round trip's bytes);
     // 500 made a 20,000-row window 10-15% slower. A snapshot read does not use it.
     Scan base = new Scan().setCacheBlocks(false).setCaching(5000);
-    IndexEntries entries = new IndexEntries(definition);
+    IndexEntries entries = definition.entries();
     // A build counts every row, those without any of the index's columns too; an update reads,
     // raw, only the rows whose index columns changed in the window (deletes too).
     Scan scan =

@@ -2,6 +2,7 @@ package io.rekey.index;
 
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.index.entries.IndexEntries;
 import io.rekey.keys.KeyReject;
 import io.rekey.read.TableRead;
 import io.rekey.run.RunFiles;
@@ -188,7 +189,7 @@ public final class IndexLoad {
     if (rows.isEmpty()) {
       return null;
     }
-    IndexEntries entries = new IndexEntries(definition);
+    IndexEntries entries = definition.entries();
     TreeSet<byte[]> keys = new TreeSet<>(Bytes.BYTES_COMPARATOR);
     for (Result row : rows.get()) {
       try {

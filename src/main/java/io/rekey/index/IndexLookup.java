@@ -2,6 +2,7 @@ package io.rekey.index;
 
 import io.rekey.common.JsonResult;
 import io.rekey.common.RekeyException;
+import io.rekey.index.entries.IndexKey;
 import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyRange;
 import io.rekey.keys.KeyReject;

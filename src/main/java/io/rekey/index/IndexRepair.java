@@ -2,6 +2,9 @@ package io.rekey.index;
 
 import io.rekey.hbase.ExecutorConnections;
 import io.rekey.hbase.ShippedConfiguration;
+import io.rekey.index.entries.IndexEntries;
+import io.rekey.index.entries.IndexShape;
+import io.rekey.index.entries.RowRecord;
 import io.rekey.keys.KeyReject;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -69,7 +72,7 @@ final class IndexRepair {
       this.definition = definition;
       this.connection = connection;
       this.out = out;
-      this.entries = new IndexEntries(definition);
+      this.entries = definition.entries();
       this.family = Bytes.toBytes(definition.family());
       this.stamp = stamp;
     }
@@ -158,7 +161,7 @@ final class IndexRepair {
       }
       return new Put(sourceKey)
           .addColumn(
-              Bytes.toBytes(IndexDefinition.ROWS_FAMILY),
+              Bytes.toBytes(IndexShape.ROWS_FAMILY),
               RowRecord.QUALIFIER,
               stamp,
               RowRecord.encode(keys));

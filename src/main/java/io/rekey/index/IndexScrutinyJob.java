@@ -2,6 +2,9 @@ package io.rekey.index;
 
 import io.rekey.common.Json;
 import io.rekey.hbase.TableAdmin;
+import io.rekey.index.entries.IndexEntries;
+import io.rekey.index.entries.IndexKey;
+import io.rekey.index.entries.RowRecord;
 import io.rekey.keys.KeyReject;
 import io.rekey.options.ReadMode;
 import io.rekey.read.TableRead;
@@ -129,7 +132,7 @@ public final class IndexScrutinyJob {
       long watermark,
       long started,
       long t0) {
-    IndexEntries entries = new IndexEntries(definition);
+    IndexEntries entries = definition.entries();
     // Every source row, those without any of the index's columns too: the source row count is
     // the table's.
     Scan scan = entries.restrictCountingEveryRow(new Scan().setCacheBlocks(false).setCaching(500));

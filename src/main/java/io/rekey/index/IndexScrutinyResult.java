@@ -1,6 +1,7 @@
 package io.rekey.index;
 
 import io.rekey.common.JsonResult;
+import io.rekey.index.entries.RowRecord;
 import java.util.List;
 import java.util.Map;
 

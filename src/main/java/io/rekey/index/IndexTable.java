@@ -3,7 +3,9 @@ package io.rekey.index;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.FamilySettings;
 import io.rekey.hbase.TableAdmin;
-import io.rekey.index.IndexDefinition.Column;
+import io.rekey.index.entries.IndexShape;
+import io.rekey.index.entries.IndexShape.Column;
+import io.rekey.index.entries.RowRecord;
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.KeyLayout;
 import io.rekey.keys.LayoutException;
@@ -142,7 +144,7 @@ public final class IndexTable {
       starts.addAll(splits);
       return new Layout(
           FamilySettings.of(planned.getColumnFamily(Bytes.toBytes(definition.family()))),
-          FamilySettings.of(planned.getColumnFamily(Bytes.toBytes(IndexDefinition.ROWS_FAMILY))),
+          FamilySettings.of(planned.getColumnFamily(Bytes.toBytes(IndexShape.ROWS_FAMILY))),
           starts,
           true,
           plan.how(),
@@ -151,7 +153,7 @@ public final class IndexTable {
     }
     return new Layout(
         FamilySettings.of(checkedIndex.getColumnFamily(Bytes.toBytes(definition.family()))),
-        FamilySettings.of(checkedIndex.getColumnFamily(Bytes.toBytes(IndexDefinition.ROWS_FAMILY))),
+        FamilySettings.of(checkedIndex.getColumnFamily(Bytes.toBytes(IndexShape.ROWS_FAMILY))),
         splitPoints ? admin.regionStartKeys(definition.indexTable()) : List.of(),
         false,
         null,
@@ -218,12 +220,12 @@ public final class IndexTable {
    * whose entries of changed rows an update could not find.
    */
   static void requireRowRecords(TableDescriptor index, IndexDefinition definition) {
-    if (index.getColumnFamily(Bytes.toBytes(IndexDefinition.ROWS_FAMILY)) == null) {
+    if (index.getColumnFamily(Bytes.toBytes(IndexShape.ROWS_FAMILY)) == null) {
       throw new RekeyException(
           "the index table "
               + definition.indexTable()
               + " has no family '"
-              + IndexDefinition.ROWS_FAMILY
+              + IndexShape.ROWS_FAMILY
               + "', where an index keeps each source row's entry keys so updates can remove the"
               + " entries a change retires: it was built by an earlier version. Build the index"
               + " into a new index-table (or drop this one and build it again)");
@@ -246,7 +248,7 @@ public final class IndexTable {
                 .build())
         // Two versions: the older record lets a rerun retire what a failed run may have left.
         .setColumnFamily(
-            ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(IndexDefinition.ROWS_FAMILY))
+            ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(IndexShape.ROWS_FAMILY))
                 .setMaxVersions(2)
                 .setBloomFilterType(BloomType.ROW)
                 .setDataBlockEncoding(DataBlockEncoding.FAST_DIFF)

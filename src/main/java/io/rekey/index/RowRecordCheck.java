@@ -1,5 +1,7 @@
 package io.rekey.index;
 
+import io.rekey.index.entries.IndexShape;
+import io.rekey.index.entries.RowRecord;
 import io.rekey.read.SourceReader;
 import java.util.Collections;
 import java.util.List;
@@ -37,7 +39,7 @@ final class RowRecordCheck {
                 conf,
                 definition.indexTable(),
                 new Scan()
-                    .addFamily(Bytes.toBytes(IndexDefinition.ROWS_FAMILY))
+                    .addFamily(Bytes.toBytes(IndexShape.ROWS_FAMILY))
                     .setCacheBlocks(false)
                     .setCaching(1000))
             .mapToPair(

@@ -1,5 +1,9 @@
 package io.rekey.index;
 
+import io.rekey.index.entries.IndexEntries;
+import io.rekey.index.entries.IndexKey;
+import io.rekey.index.entries.IndexShape;
+import io.rekey.index.entries.RowRecord;
 import io.rekey.keys.KeyReject;
 import io.rekey.read.SourceReader;
 import java.nio.charset.StandardCharsets;
@@ -67,12 +71,12 @@ final class ScrutinyPlan {
       JavaSparkContext sc, Configuration conf, IndexDefinition definition, TableDescriptor index) {
     IndexKey key = definition.key();
     byte[] family = Bytes.toBytes(definition.family());
-    byte[] marker = Bytes.toBytes(IndexDefinition.MARKER);
+    byte[] marker = Bytes.toBytes(IndexShape.MARKER);
     // (index key, (newest cell timestamp, covered values, whether it is this index's entry)),
     // from every family but the row records'.
     Scan entriesScan = new Scan().setCacheBlocks(false).setCaching(1000);
     for (ColumnFamilyDescriptor f : index.getColumnFamilies()) {
-      if (!f.getNameAsString().equals(IndexDefinition.ROWS_FAMILY)) {
+      if (!f.getNameAsString().equals(IndexShape.ROWS_FAMILY)) {
         entriesScan.addFamily(f.getName());
       }
     }
@@ -190,7 +194,7 @@ final class ScrutinyPlan {
     List<String> parts = new ArrayList<>();
     for (IndexEntries.EntryCell c : cells) {
       String q = text(c.qualifier());
-      if (!q.equals(IndexDefinition.MARKER)) {
+      if (!q.equals(IndexShape.MARKER)) {
         parts.add(q + "\u0000" + text(c.value()));
       }
     }

@@ -306,9 +306,9 @@ public final class RunState {
 
   /**
    * The timestamp for the entry cells of a run starting at {@code now} (see
-   * io.rekey.index.IndexEntries): later than every earlier run's on this table, even when this
-   * driver's clock is behind that of the machine that ran before (a schedule on several hosts).
-   * Call it holding the lock.
+   * io.rekey.index.entries.IndexEntries): later than every earlier run's on this table, even when
+   * this driver's clock is behind that of the machine that ran before (a schedule on several
+   * hosts). Call it holding the lock.
    */
   public long nextStamp(long now) {
     byte[] last = get(STAMP).getValue(FAMILY, STAMP);

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.rekey.cli.ExitCode;
 import io.rekey.common.RekeyException;
 import io.rekey.hbase.HBaseConnections;
+import io.rekey.index.entries.IndexKey;
 import io.rekey.options.OptionValues;
 import io.rekey.options.ReadMode;
 import io.rekey.run.RunState;

@@ -3,6 +3,7 @@ package io.rekey.index;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.rekey.index.entries.IndexKey;
 import io.rekey.keys.ColumnValues;
 import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyRange;

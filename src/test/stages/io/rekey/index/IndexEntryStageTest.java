@@ -4,6 +4,7 @@ import static io.rekey.testing.StageTest.CellSpec.put;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.holdenkarau.spark.testing.JavaRDDComparisons;
+import io.rekey.index.entries.IndexEntries;
 import io.rekey.options.OptionValues;
 import io.rekey.testing.StageTest;
 import java.nio.file.Path;
@@ -57,7 +58,7 @@ class IndexEntryStageTest extends StageTest {
     JavaRDD<String> made = cellsOut(2, rows, stage);
 
     // What the per-row logic gives each row, worked out here without Spark.
-    IndexEntries entries = new IndexEntries(definition);
+    IndexEntries entries = definition.entries();
     List<String> expected = new ArrayList<>();
     for (List<StageTest.CellSpec> spec : rows.subList(0, 3)) {
       Cell[] cells = spec.stream().map(StageTest.CellSpec::cell).toArray(Cell[]::new);

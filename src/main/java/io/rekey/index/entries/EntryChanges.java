@@ -1,4 +1,4 @@
-package io.rekey.index;
+package io.rekey.index.entries;
 
 import io.rekey.keys.KeyReject;
 import java.io.Serializable;

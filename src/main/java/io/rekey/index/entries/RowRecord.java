@@ -1,4 +1,4 @@
-package io.rekey.index;
+package io.rekey.index.entries;
 
 import io.rekey.keys.KeyList;
 import java.util.ArrayList;
@@ -12,9 +12,9 @@ import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * A source row's row record: the keys of the entries the index holds for it, kept in the index
- * table's {@value IndexDefinition#ROWS_FAMILY} family under the source key. An update reads it to
- * find the entries a change retired (an old value, an old bound column, a deleted row), which the
- * source no longer shows once a family keeps one version or a compaction has run.
+ * table's {@value IndexShape#ROWS_FAMILY} family under the source key. An update reads it to find
+ * the entries a change retired (an old value, an old bound column, a deleted row), which the source
+ * no longer shows once a family keeps one version or a compaction has run.
  *
  * <p>The family keeps two versions and a row's record is never deleted, only overwritten (an empty
  * record when the row has no entries): a run that failed after its record was stored but before
@@ -23,7 +23,7 @@ import org.apache.hadoop.hbase.util.Bytes;
  */
 public final class RowRecord {
   /** The record's one qualifier. */
-  static final byte[] QUALIFIER = Bytes.toBytes("k");
+  public static final byte[] QUALIFIER = Bytes.toBytes("k");
 
   private RowRecord() {}
 

@@ -1,4 +1,4 @@
-package io.rekey.index;
+package io.rekey.index.entries;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -56,7 +56,7 @@ class EntryChangesTest {
     assertThat(cells).hasSize(2);
     assertThat(recordKeys(cells)).isEmpty();
     assertThat(cells)
-        .filteredOn(x -> CellUtil.matchingFamily(x, b(IndexDefinition.ROWS_FAMILY)))
+        .filteredOn(x -> CellUtil.matchingFamily(x, b(IndexShape.ROWS_FAMILY)))
         .singleElement()
         .satisfies(r -> assertThat(r.getType()).isEqualTo(Cell.Type.Put));
   }
@@ -80,7 +80,7 @@ class EntryChangesTest {
     assertThat(cells).anySatisfy(x -> assertThat(CellUtil.cloneRow(x)).isEqualTo(current));
     assertThat(cells)
         .noneSatisfy(
-            x -> assertThat(CellUtil.matchingFamily(x, b(IndexDefinition.ROWS_FAMILY))).isTrue());
+            x -> assertThat(CellUtil.matchingFamily(x, b(IndexShape.ROWS_FAMILY))).isTrue());
   }
 
   @Test
@@ -142,7 +142,7 @@ class EntryChangesTest {
   private static List<byte[]> recordKeys(List<Cell> cells) {
     List<byte[]> keys = null;
     for (Cell c : cells) {
-      if (CellUtil.matchingFamily(c, b(IndexDefinition.ROWS_FAMILY))) {
+      if (CellUtil.matchingFamily(c, b(IndexShape.ROWS_FAMILY))) {
         assertThat(keys).as("one record").isNull();
         assertThat(CellUtil.cloneRow(c)).isEqualTo(ROW);
         keys = RowRecord.decode(CellUtil.cloneValue(c));

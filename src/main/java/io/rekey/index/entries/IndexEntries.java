@@ -1,10 +1,9 @@
-package io.rekey.index;
+package io.rekey.index.entries;
 
-import io.rekey.index.IndexDefinition.Column;
+import io.rekey.index.entries.IndexShape.Column;
 import io.rekey.keys.ColumnBinding;
 import io.rekey.keys.FieldValue;
 import io.rekey.keys.KeyReject;
-import io.rekey.run.RunState;
 import io.rekey.write.ShuffleCell;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -35,10 +34,10 @@ import org.apache.hadoop.hbase.util.Bytes;
  *
  * <p>The indexed cell's timestamp is in the entry's key; the entry's cells carry the time of the
  * run that writes them (its start on the driver's clock, kept later than any earlier run's by
- * {@link RunState#nextStamp}). So a rewrite of an entry (a covered value changed, or a repair) is
- * newer than what it replaces, and a delete marker that a repair put on an entry's row hides only
- * the cells written before it, never those of a later run, even when the source row comes back with
- * its old timestamps.
+ * {@code RunState.nextStamp}; the stream keeps each row's later than its row record). So a rewrite
+ * of an entry (a covered value changed, or a repair) is newer than what it replaces, and a delete
+ * marker that a repair put on an entry's row hides only the cells written before it, never those of
+ * a later run, even when the source row comes back with its old timestamps.
  */
 public final class IndexEntries implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -54,7 +53,7 @@ public final class IndexEntries implements Serializable {
   /** Rows with at most this many cells are searched by walking them, not by binary search. */
   private static final int WALK_CELLS = 16;
 
-  private final IndexDefinition definition;
+  private final IndexShape definition;
   private final byte[] family;
   private final byte[] rowsFamily;
   private final byte[] marker;
@@ -69,11 +68,11 @@ public final class IndexEntries implements Serializable {
   // i >= 0 the covered column covered[i].
   private final int[] cellOrder;
 
-  public IndexEntries(IndexDefinition definition) {
+  public IndexEntries(IndexShape definition) {
     this.definition = definition;
     this.family = Bytes.toBytes(definition.family());
-    this.rowsFamily = Bytes.toBytes(IndexDefinition.ROWS_FAMILY);
-    this.marker = Bytes.toBytes(IndexDefinition.MARKER);
+    this.rowsFamily = Bytes.toBytes(IndexShape.ROWS_FAMILY);
+    this.marker = Bytes.toBytes(IndexShape.MARKER);
     Column column = definition.column();
     this.columnFamily = column == null ? null : Bytes.toBytes(column.family());
     this.columnQualifier = column == null ? null : Bytes.toBytes(column.qualifier());
@@ -84,7 +83,7 @@ public final class IndexEntries implements Serializable {
           new byte[][] {
             Bytes.toBytes(c.family()),
             Bytes.toBytes(c.qualifier()),
-            Bytes.toBytes(IndexDefinition.coveredQualifier(c))
+            Bytes.toBytes(IndexShape.coveredQualifier(c))
           };
     }
     this.bound =

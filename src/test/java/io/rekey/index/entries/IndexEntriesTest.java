@@ -1,7 +1,8 @@
-package io.rekey.index;
+package io.rekey.index.entries;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.index.IndexDefinition;
 import io.rekey.options.OptionValues;
 import io.rekey.write.ShuffleCell;
 import java.util.ArrayList;
@@ -211,7 +212,7 @@ class IndexEntriesTest {
             .with("source-key", "text: sent:long + '_' + msgid")
             .with("field", "msgid")
             .with("index-table", "t_ix");
-    return new IndexEntries(IndexDefinition.from(v.validate(IndexDefinition.declaredWithFile())));
+    return IndexDefinition.from(v.validate(IndexDefinition.declaredWithFile())).entries();
   }
 
   private static IndexEntries entriesOf(java.util.function.UnaryOperator<OptionValues> more) {
@@ -222,8 +223,8 @@ class IndexEntriesTest {
             .with("index-table", "t_ix")
             .with("index-family", "i")
             .with("covered", "m:subject");
-    return new IndexEntries(
-        IndexDefinition.from(more.apply(v).validate(IndexDefinition.declaredWithFile())));
+    return IndexDefinition.from(more.apply(v).validate(IndexDefinition.declaredWithFile()))
+        .entries();
   }
 
   /** What the entry stage used to make: a record per cell, joined. */
@@ -259,7 +260,7 @@ class IndexEntriesTest {
     for (String c : covered) {
       v = v.with("covered", c);
     }
-    return new IndexEntries(IndexDefinition.from(v.validate(IndexDefinition.declaredWithFile())));
+    return IndexDefinition.from(v.validate(IndexDefinition.declaredWithFile())).entries();
   }
 
   private static Cell[] sender(String who) {
