@@ -33,6 +33,11 @@ final class IndexRunCommand implements Command<IndexRunOptions> {
 
   @Override
   public List<Grant> grants(IndexRunOptions o) {
+    return grantsOf(kind, o);
+  }
+
+  /** What a build or update of an index needs the user to hold. */
+  static List<Grant> grantsOf(IndexJob.Kind kind, IndexRunOptions o) {
     IndexDefinition def = o.definition();
     List<Grant> grants =
         new ArrayList<>(

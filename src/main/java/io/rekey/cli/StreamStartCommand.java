@@ -2,9 +2,13 @@ package io.rekey.cli;
 
 import io.rekey.common.FindingsFound;
 import io.rekey.hbase.HBaseConnections;
+import io.rekey.index.IndexJob;
+import io.rekey.index.IndexRunOptions;
+import io.rekey.index.IndexRunResult;
 import io.rekey.rekey.RekeyJob;
 import io.rekey.rekey.RekeyPlanner;
 import io.rekey.rekey.RekeyResult;
+import io.rekey.report.IndexText;
 import io.rekey.report.RekeyText;
 import io.rekey.run.RunState;
 import io.rekey.security.Grant;
@@ -23,8 +27,9 @@ import org.apache.hadoop.hbase.client.Connection;
  * io.rekey.stream.endpoint.RekeyingEndpoint}) re-keys every WAL edit of the source into the target,
  * disabled; runs the copy (rekey) from a snapshot taken after that; then enables the peer, which
  * ships every edit logged since it was added, so nothing written during the copy is missed,
- * whatever its timestamp. A copy that fails removes the peer again. The endpoint's jar must be on
- * every master's and region server's classpath.
+ * whatever its timestamp. The indexes of the target it is to keep ({@code --index}) are built after
+ * the copy, before the peer is enabled. A copy or build that fails removes the peer again. The
+ * endpoint's jar must be on every master's and region server's classpath.
  */
 final class StreamStartCommand implements Command<StreamStartOptions> {
   @Override
@@ -45,6 +50,9 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
     if (o.copy() != null) {
       grants.addAll(RekeyCommand.grantsOf(o.copy()));
     }
+    for (IndexRunOptions index : o.indexes()) {
+      grants.addAll(IndexRunCommand.grantsOf(IndexJob.Kind.BUILD, index));
+    }
     return grants;
   }
 
@@ -56,47 +64,54 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
   @Override
   public ExitCode run(StreamStartOptions o, CommandContext context) throws Exception {
     StreamOptions stream = o.stream();
-    boolean keyMap = EditMapper.keyUsesColumns(stream.settings().mapping());
-    if (o.copy() == null && !keyMap) {
+    StreamSettings settings = o.settings();
+    boolean keyMap = EditMapper.keyUsesColumns(settings.mapping());
+    if (o.copy() == null && !keyMap && o.indexes().isEmpty()) {
       return withoutCopy(o, context);
     }
     return context.runJob(
         about().name(),
-        stream.settings().source(),
-        stream.settings().target(),
+        settings.source(),
+        settings.target(),
         job -> {
           try (Admin admin = job.connection().getAdmin()) {
-            StreamPeer.requireStartable(admin, stream.peerId(), stream.settings());
+            StreamPeer.requireStartable(admin, stream.peerId(), settings);
             // Planned first, so that a copy the planner refuses leaves no peer behind; its snapshot
             // is taken when it runs, after the peer exists.
             RekeyPlanner.Planned planned = o.copy() == null ? null : RekeyJob.plan(job, o.copy());
             if (planned == null) {
-              StreamPeer.requireTarget(admin, stream.settings());
+              StreamPeer.requireTarget(admin, settings);
               requireSameDefinition(job.connection(), o);
             }
-            StreamPeer.add(admin, admin, stream.peerId(), stream.settings(), false);
+            StreamPeer.add(admin, admin, stream.peerId(), settings, false);
             StreamPeer.limit(admin, stream.peerId(), stream.bandwidth());
             RekeyResult copy = null;
+            List<IndexRunResult> built = new ArrayList<>();
             try {
               if (planned != null) {
                 copy = new RekeyJob(job, o.copy(), planned).execute();
               }
               if (keyMap) {
-                KeyMapSeed.seed(job, stream.settings(), stream.peerId());
+                KeyMapSeed.seed(job, settings, stream.peerId());
+              }
+              // Built from the target while the peer holds every later edit back: each row the
+              // stream writes afterwards is indexed again as it is then.
+              for (IndexRunOptions index : o.indexes()) {
+                built.add(IndexJob.build(job, index).execute());
               }
             } catch (RuntimeException | IOException e) {
               StreamPeer.stop(admin, stream.peerId()); // a stream over no copy is no stream
               throw e;
             }
             StreamPeer.enable(admin, stream.peerId());
-            return emit(context, admin, stream.peerId(), copy);
+            return emit(context, admin, stream.peerId(), copy, built);
           }
         });
   }
 
   /** The peer alone, enabled, over a target a copy with the same definition wrote. */
   private ExitCode withoutCopy(StreamStartOptions o, CommandContext context) throws Exception {
-    StreamSettings s = o.stream().settings();
+    StreamSettings s = o.settings();
     try (Connection source = HBaseConnections.open(context.hbase());
         Admin admin = source.getAdmin();
         Connection opened = StreamCommand.openTarget(s, context);
@@ -106,7 +121,7 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
       }
       StreamPeer.start(admin, target, o.stream().peerId(), s);
       StreamPeer.limit(admin, o.stream().peerId(), o.stream().bandwidth());
-      return emit(context, admin, o.stream().peerId(), null);
+      return emit(context, admin, o.stream().peerId(), null, List.of());
     }
   }
 
@@ -121,12 +136,19 @@ final class StreamStartCommand implements Command<StreamStartOptions> {
     }
   }
 
-  private static ExitCode emit(CommandContext context, Admin admin, String peerId, RekeyResult copy)
+  private static ExitCode emit(
+      CommandContext context,
+      Admin admin,
+      String peerId,
+      RekeyResult copy,
+      List<IndexRunResult> indexes)
       throws Exception {
     StreamStartResult result =
-        new StreamStartResult(StreamResult.of(peerId, StreamPeer.status(admin, peerId)), copy);
-    context.emit(
-        (copy == null ? "" : RekeyText.result(copy)) + result.stream().text("start"), result);
+        new StreamStartResult(
+            StreamResult.of(peerId, StreamPeer.status(admin, peerId)), copy, indexes);
+    StringBuilder text = new StringBuilder(copy == null ? "" : RekeyText.result(copy));
+    indexes.forEach(i -> text.append(IndexText.run(i)));
+    context.emit(text + result.stream().text("start"), result);
     if (copy != null && copy.verify() != null && !copy.verify().matches()) {
       throw new FindingsFound(
           "the copy's verify found "

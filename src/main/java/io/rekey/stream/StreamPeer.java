@@ -185,8 +185,10 @@ public final class StreamPeer {
     }
     // A column-bound key is placed by reading the row ahead of its edits, which needs each row's
     // edits in their order (BoundRows); the copy creates such a target with NEW_VERSION_BEHAVIOR.
+    // So is an index's: the endpoint reads each row as it is now (IndexKeeper).
     boolean serial =
         moves
+            || !settings.indexes().isEmpty()
             || orderDependent(source, settings.source())
             || orderDependent(target, settings.target());
     if (serial) {

@@ -435,12 +435,26 @@ class StreamSwitchIT {
             source,
             (t, k) ->
                 t.put(sender(100 + k % 100, "w" + k % 7).addColumn(b("m"), b("n"), b("" + k))));
+    // An index of the target by sender, kept by the stream from its build after the copy on.
+    java.nio.file.Path index = java.nio.file.Files.createTempFile("sb_ix", ".properties");
+    java.nio.file.Files.writeString(
+        index,
+        String.join(
+            "\n",
+            "source = sb_dst",
+            "column = m:sender",
+            "covered = m:body",
+            "index-table = sb_ix",
+            "regions = 2",
+            "state-table = " + STATE,
+            "safety-lag = 0",
+            "allow-short-lag = true"));
     List<String> args =
         StreamIT.migration(List.of("stream", "start"), "sb_src", "sb_dst", sourceKey, targetKey);
-    args.addAll(List.of("--state-table", STATE));
+    args.addAll(List.of("--state-table", STATE, "--index", index.toString()));
     CliRun started = cli(args.toArray(String[]::new));
     assertThat(started.exit()).as(started.toString()).isEqualTo(ExitCode.OK);
-    assertThat(started.out()).contains("serial: each row's edits in their order");
+    assertThat(started.out()).contains("serial: each row's edits in their order").contains("sb_ix");
     try (var t = MiniHBase.util().getConnection().getTable(source);
         Admin admin = MiniHBase.util().getConnection().getAdmin()) {
       for (int i = 0; i < 20; i++) {
@@ -502,6 +516,49 @@ class StreamSwitchIT {
     assertThat(switched.exit()).as(switched.toString()).isEqualTo(ExitCode.OK);
     assertThat(StreamIT.actual(target)).isEqualTo(StreamIT.expected(source, mapping));
     assertThat(cli("stream", "stop", "--target", "sb_dst").exit()).isEqualTo(ExitCode.OK);
+    theIndexHoldsAnEntryForEachTargetRowAndNoOther(target, TableName.valueOf("sb_ix"));
+    CliRun scrutiny = cli("index", "scrutiny", "--def", index.toString());
+    assertThat(scrutiny.exit()).as(scrutiny.toString()).isEqualTo(ExitCode.OK);
+    assertThat(scrutiny.out()).doesNotContain("pending");
+  }
+
+  /**
+   * An independent read of an index by sender covering m:body: its entries' covered values and
+   * markers, against the target's rows that hold a sender. A row whose move or delete left its old
+   * entry behind, or whose entry missed a change, makes the two differ.
+   */
+  private static void theIndexHoldsAnEntryForEachTargetRowAndNoOther(
+      TableName target, TableName index) throws java.io.IOException {
+    List<String> rows = new ArrayList<>();
+    try (var t = MiniHBase.util().getConnection().getTable(target);
+        var scan = t.getScanner(new org.apache.hadoop.hbase.client.Scan().addFamily(b("m")))) {
+      for (var r : scan) {
+        byte[] sender = r.getValue(b("m"), b("sender"));
+        if (sender != null) {
+          byte[] body = r.getValue(b("m"), b("body"));
+          rows.add(Bytes.toString(sender) + "|" + (body == null ? "-" : Bytes.toString(body)));
+        }
+      }
+    }
+    List<String> entries = new ArrayList<>();
+    try (var t = MiniHBase.util().getConnection().getTable(index);
+        var scan = t.getScanner(new org.apache.hadoop.hbase.client.Scan().addFamily(b("i")))) {
+      for (var r : scan) {
+        assertThat(r.getValue(b("i"), b("_"))).as(Bytes.toStringBinary(r.getRow())).isNotNull();
+        byte[] body = r.getValue(b("i"), b("m:body"));
+        String key = Bytes.toString(r.getRow());
+        String sender =
+            rows.stream()
+                .map(x -> x.split("\\|")[0])
+                .filter(key::startsWith)
+                .findFirst()
+                .orElse("?");
+        entries.add(sender + "|" + (body == null ? "-" : Bytes.toString(body)));
+      }
+    }
+    java.util.Collections.sort(rows);
+    java.util.Collections.sort(entries);
+    assertThat(entries).hasSize(rows.size()).isEqualTo(rows);
   }
 
   /** One step of a {@link Writer}: the {@code step}th write. */

@@ -48,6 +48,20 @@ public final class EntryChanges implements Serializable {
    * @param stamp the run's time
    */
   public Change of(byte[] sourceKey, Result now, RowRecord.Versions recorded, long stamp) {
+    return of(sourceKey, now, recorded, stamp, false);
+  }
+
+  /**
+   * One row's change, its record written even when its keys did not change ({@code restampRecord}),
+   * so the record's time is the row's last stamp: a writer without one clock for all its runs (the
+   * stream's endpoints, one per region server) stamps the row's next change later than that.
+   */
+  public Change of(
+      byte[] sourceKey,
+      Result now,
+      RowRecord.Versions recorded,
+      long stamp,
+      boolean restampRecord) {
     List<IndexEntries.Entry> made = List.of();
     KeyReject rejected = null;
     if (!now.isEmpty()) {
@@ -84,7 +98,8 @@ public final class EntryChanges implements Serializable {
       }
       records.add(entries.record(e, now, stamp));
     }
-    if ((recorded.exists() || !made.isEmpty()) && !RowRecord.same(recorded.latest(), keys)) {
+    if ((recorded.exists() || !made.isEmpty())
+        && (restampRecord || !RowRecord.same(recorded.latest(), keys))) {
       records.add(entries.rowRecord(sourceKey, made, stamp));
     }
     return new Change(made, rejected, records, retired);

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -88,6 +90,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private volatile StreamSettings settings;
   private volatile EditMapper mapper;
   private volatile BoundRows bound;
+  private volatile IndexKeeper indexes;
   private volatile boolean inOrder;
   private volatile Connection target;
   private volatile Connection local;
@@ -104,6 +107,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
   private void configure(ReplicationPeerConfig peer) {
     StreamSettings s = StreamSettings.fromPeerConfiguration(peer.getConfiguration());
     mapper = EditMapper.of(s);
+    indexes = new IndexKeeper(s.indexes());
     inOrder = peer.isSerial();
     settings = s;
     bound = null; // the target's families are read again, when a batch needs them
@@ -140,6 +144,8 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     final List<String> refused = new ArrayList<>();
     final List<HiddenCells.Stamped> stamped = new ArrayList<>();
     final List<Put> carried = new ArrayList<>();
+    // The target rows written, when the stream keeps indexes of the target.
+    final Set<byte[]> targetRows = new TreeSet<>(Bytes.BYTES_COMPARATOR);
     long rows;
     long cells;
     byte[] firstRow;
@@ -182,6 +188,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
       // Every row is in the target before the cells are read back and the fences acknowledged.
       out.flush();
       readBack(s, w.stamped);
+      keepIndexes(s, w);
       List<Put> moved = placed == null ? List.of() : placed.records();
       List<byte[]> unrefused = placed == null ? List.of() : placed.unrefused();
       if (!w.refused.isEmpty()
@@ -284,15 +291,36 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
       w.firstRow = mapped.mutations().get(0).getRow();
     }
     w.rows += mapped.mutations().size();
+    boolean indexed = !indexes.isEmpty();
     for (Mutation m : mapped.mutations()) {
       w.cells += m.size();
+      if (indexed) {
+        w.targetRows.add(m.getRow());
+      }
     }
     out.write(mapped.mutations());
     w.stamped.addAll(mapped.stampedBefore());
     if (w.stamped.size() >= READ_BACK_CHUNK) {
       out.flush();
       readBack(s, w.stamped);
+      keepIndexes(s, w);
     }
+  }
+
+  /**
+   * Brings the indexes of the target up to date with the rows the batch wrote, once the target
+   * holds them; the rows an index rejects are refused like rows the mapping cannot place.
+   */
+  private void keepIndexes(StreamSettings s, Written w) throws IOException {
+    if (w.targetRows.isEmpty()) {
+      return;
+    }
+    List<String> rejected =
+        indexes.keep(target(), s.target(), w.targetRows, System.currentTimeMillis());
+    for (String row : rejected) {
+      LOG.warn("rekey stream {} -> {}: cannot index {}", s.source(), s.target(), row);
+    }
+    w.refused.addAll(rejected);
   }
 
   /**

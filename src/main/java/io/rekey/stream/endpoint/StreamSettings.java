@@ -1,7 +1,10 @@
 package io.rekey.stream.endpoint;
 
+import io.rekey.index.entries.IndexShape;
 import io.rekey.keys.KeyMapping;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hbase.TableName;
@@ -18,6 +21,7 @@ import org.apache.hadoop.hbase.TableName;
  * @param reverse whether the stream rolls a migration back: its source is the migrated table, its
  *     target the table migrated from, and {@code sourceKey} and {@code targetKey} stay the
  *     migration's (the target's layout, then the source's), run backwards
+ * @param indexes the indexes of the target table the stream keeps ({@link IndexKeeper})
  */
 public record StreamSettings(
     TableName source,
@@ -26,7 +30,8 @@ public record StreamSettings(
     String targetKey,
     Map<String, String> targetClient,
     TableName fenceTable,
-    boolean reverse) {
+    boolean reverse,
+    List<StreamedIndex> indexes) {
   static final String PREFIX = "rekey.stream.";
   static final String SOURCE = PREFIX + "source";
   static final String TARGET = PREFIX + "target";
@@ -35,6 +40,7 @@ public record StreamSettings(
   static final String TARGET_CLIENT = PREFIX + "target-client.";
   static final String FENCE_TABLE = PREFIX + "fence-table";
   static final String DIRECTION = PREFIX + "direction";
+  static final String INDEX = PREFIX + "index.";
   private static final String REVERSE = "reverse";
 
   /** The fence table unless one is named. */
@@ -42,6 +48,31 @@ public record StreamSettings(
 
   public StreamSettings {
     targetClient = Map.copyOf(targetClient);
+    indexes = List.copyOf(indexes);
+  }
+
+  /**
+   * An index of the target table the stream keeps: the table holding its entries (on the target's
+   * cluster) and what shapes them.
+   */
+  public record StreamedIndex(TableName table, IndexShape shape) {}
+
+  /** A stream that keeps no index. */
+  public StreamSettings(
+      TableName source,
+      TableName target,
+      String sourceKey,
+      String targetKey,
+      Map<String, String> targetClient,
+      TableName fenceTable,
+      boolean reverse) {
+    this(source, target, sourceKey, targetKey, targetClient, fenceTable, reverse, List.of());
+  }
+
+  /** The same stream, keeping {@code indexes} too. */
+  public StreamSettings withIndexes(List<StreamedIndex> indexes) {
+    return new StreamSettings(
+        source, target, sourceKey, targetKey, targetClient, fenceTable, reverse, indexes);
   }
 
   /** A forward stream fenced in the default table. */
@@ -62,8 +93,9 @@ public record StreamSettings(
    *     (empty on one cluster)
    */
   public StreamSettings reversed(Map<String, String> sourceClient) {
+    // The indexes are the migrated table's; the way back writes the old table, which has none.
     return new StreamSettings(
-        target, source, sourceKey, targetKey, sourceClient, fenceTable, !reverse);
+        target, source, sourceKey, targetKey, sourceClient, fenceTable, !reverse, List.of());
   }
 
   /**
@@ -91,6 +123,11 @@ public record StreamSettings(
       out.put(DIRECTION, REVERSE);
     }
     targetClient.forEach((k, v) -> out.put(TARGET_CLIENT + k, v));
+    for (int i = 0; i < indexes.size(); i++) {
+      String prefix = INDEX + i + ".";
+      out.put(prefix + "table", indexes.get(i).table().getNameAsString());
+      indexes.get(i).shape().toProperties().forEach((k, v) -> out.put(prefix + k, v));
+    }
     return out;
   }
 
@@ -115,7 +152,26 @@ public record StreamSettings(
         required(peer, TARGET_KEY),
         client,
         TableName.valueOf(peer.getOrDefault(FENCE_TABLE, DEFAULT_FENCE_TABLE.getNameAsString())),
-        REVERSE.equals(peer.get(DIRECTION)));
+        REVERSE.equals(peer.get(DIRECTION)),
+        indexes(peer));
+  }
+
+  private static List<StreamedIndex> indexes(Map<String, String> peer) {
+    List<StreamedIndex> out = new ArrayList<>();
+    for (int i = 0; peer.containsKey(INDEX + i + ".table"); i++) {
+      String prefix = INDEX + i + ".";
+      Map<String, String> shape = new LinkedHashMap<>();
+      peer.forEach(
+          (k, v) -> {
+            if (k.startsWith(prefix)) {
+              shape.put(k.substring(prefix.length()), v);
+            }
+          });
+      out.add(
+          new StreamedIndex(
+              TableName.valueOf(shape.remove("table")), IndexShape.fromProperties(shape)));
+    }
+    return out;
   }
 
   /** The client configuration of the target's cluster, over {@code local}. */
