@@ -2,6 +2,8 @@ package io.rekey.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.rekey.index.entries.IndexKey;
+import io.rekey.index.entries.IndexShape;
 import io.rekey.keys.KeyReject;
 import io.rekey.read.CellVisibility;
 import io.rekey.run.RunState;
@@ -45,8 +47,9 @@ import org.slf4j.LoggerFactory;
  * source through the mapping at that instant, compared with an independent read; a refusal for a
  * backfilled cell that one table hides under a delete marker the other compacted away is due (the
  * tables differ) and the remedy it names ends it; the peer shipping its last batches again
- * afterwards changes nothing. The copy is not part of a case (the streams start over empty tables):
- * {@code StreamSwitchIT} runs the copy with a writer.
+ * afterwards changes nothing. A case whose key is bound to a column also keeps an index of the
+ * target, which must equal what the target gives at each of those instants. The copy is not part of
+ * a case (the streams start over empty tables): {@code StreamSwitchIT} runs the copy with a writer.
  */
 final class RandomLiveStream {
   private static final Logger LOG = LoggerFactory.getLogger(RandomLiveStream.class);
@@ -134,6 +137,7 @@ final class RandomLiveStream {
     StreamSettings settings =
         bound
             ? new StreamSettings(source, target, BOUND_SOURCE_KEY, BOUND_TARGET_KEY, Map.of())
+                .withIndexes(List.of(index()))
             : new StreamSettings(
                 source, target, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY, Map.of());
     try (Admin admin = connection().getAdmin()) {
@@ -186,9 +190,44 @@ final class RandomLiveStream {
       assertThat(StreamIT.actual(target))
           .as(what + " after the peer restarted")
           .isEqualTo(StreamIT.expected(source, settings.mapping()));
+      assertIndexed(settings, what + " after the peer restarted");
       StreamPeer.stop(admin, peerId);
     }
     return done;
+  }
+
+  /**
+   * The index a bound case's stream keeps (its peer is serial already): of the target by {@code
+   * m:body}, whose newest version every kind of put and delete changes, in a table created empty
+   * like the target.
+   */
+  private StreamSettings.StreamedIndex index() throws IOException {
+    TableName index = TableName.valueOf(target.getNameAsString() + "_ix");
+    TestTables.create(
+        index,
+        ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes("i")).build(),
+        ColumnFamilyDescriptorBuilder.newBuilder(Bytes.toBytes(IndexShape.ROWS_FAMILY))
+            .setMaxVersions(2)
+            .build());
+    return new StreamSettings.StreamedIndex(
+        index,
+        new IndexShape(
+            new IndexShape.Column("m", "body"),
+            null,
+            List.of(new IndexShape.Column("m", "body"), new IndexShape.Column("m", "imported")),
+            "i",
+            IndexKey.parse("key", IndexKey.DEFAULT_LAYOUT, 1024),
+            false));
+  }
+
+  /** The kept index (if any) holds an entry for each target row with a body, and no other. */
+  private void assertIndexed(StreamSettings settings, String what) throws IOException {
+    List<String> covered = List.of("body", "imported");
+    for (StreamSettings.StreamedIndex i : settings.indexes()) {
+      assertThat(StreamIT.actualEntries(i.table(), covered))
+          .as(what + ": the index " + i.table())
+          .isEqualTo(StreamIT.expectedEntries(target, "body", covered));
+    }
   }
 
   /** Asks the switch until it says switch (true) or a while has passed; checks each "switch". */
@@ -200,10 +239,11 @@ final class RandomLiveStream {
           StreamSwitch.run(
               connection(), connection(), StreamPeer.status(admin, peerId), options(settings));
       if (verdict.switchNow()) {
-        // Read at once: the verdict must already be true.
+        // Read at once: the verdict must already be true, of the index too.
         assertThat(StreamIT.actual(target))
             .as(what + "\nsaid switch after " + refusals)
             .isEqualTo(StreamIT.expected(source, settings.mapping()));
+        assertIndexed(settings, what + "\nsaid switch after " + refusals);
         return true;
       }
       refusals.add(verdict.refusal());

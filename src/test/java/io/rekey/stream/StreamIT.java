@@ -13,6 +13,7 @@ import io.rekey.testing.CliRun;
 import io.rekey.testing.MiniHBase;
 import io.rekey.testing.SparkLocal;
 import io.rekey.testing.TestTables;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +26,9 @@ import org.apache.hadoop.hbase.client.Delete;
 import org.apache.hadoop.hbase.client.Get;
 import org.apache.hadoop.hbase.client.Mutation;
 import org.apache.hadoop.hbase.client.Put;
+import org.apache.hadoop.hbase.client.Result;
+import org.apache.hadoop.hbase.client.ResultScanner;
+import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.replication.ReplicationEndpoint;
 import org.apache.hadoop.hbase.replication.ReplicationPeer;
@@ -87,6 +91,56 @@ class StreamIT {
 
   static List<String> actual(TableName target) throws Exception {
     return TestTables.sortedCells(target);
+  }
+
+  /**
+   * What an index of {@code table} by {@code column} (family {@code m}) covering {@code covered}
+   * must hold, read independently of the index's code: for each row holding the column, the newest
+   * values of the covered columns; sorted.
+   */
+  static List<String> expectedEntries(TableName table, String column, List<String> covered)
+      throws IOException {
+    List<String> out = new ArrayList<>();
+    try (Table t = MiniHBase.util().getConnection().getTable(table);
+        ResultScanner scan = t.getScanner(new Scan().addFamily(Bytes.toBytes("m")))) {
+      for (Result r : scan) {
+        if (r.getValue(Bytes.toBytes("m"), Bytes.toBytes(column)) != null) {
+          List<String> values = new ArrayList<>();
+          for (String c : covered) {
+            byte[] v = r.getValue(Bytes.toBytes("m"), Bytes.toBytes(c));
+            values.add(v == null ? "-" : Bytes.toStringBinary(v));
+          }
+          out.add(String.join("|", values));
+        }
+      }
+    }
+    java.util.Collections.sort(out);
+    return out;
+  }
+
+  /**
+   * What an index table holds, read raw: each entry row (family {@code i}, which must hold the
+   * marker) as its covered values of family {@code m}; sorted. A retired entry left behind, or one
+   * that missed a change, makes this differ from {@link #expectedEntries}.
+   */
+  static List<String> actualEntries(TableName index, List<String> covered) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (Table t = MiniHBase.util().getConnection().getTable(index);
+        ResultScanner scan = t.getScanner(new Scan().addFamily(Bytes.toBytes("i")))) {
+      for (Result r : scan) {
+        assertThat(r.getValue(Bytes.toBytes("i"), Bytes.toBytes("_")))
+            .as("the marker of entry " + Bytes.toStringBinary(r.getRow()))
+            .isNotNull();
+        List<String> values = new ArrayList<>();
+        for (String c : covered) {
+          byte[] v = r.getValue(Bytes.toBytes("i"), Bytes.toBytes("m:" + c));
+          values.add(v == null ? "-" : Bytes.toStringBinary(v));
+        }
+        out.add(String.join("|", values));
+      }
+    }
+    java.util.Collections.sort(out);
+    return out;
   }
 
   /** Waits until the target reads as the source mapped; returns the last comparison. */
