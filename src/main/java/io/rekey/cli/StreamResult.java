@@ -26,11 +26,13 @@ import java.util.List;
  * @param targetWrites what each WAL queue's endpoint wrote into the target and how fast, as the
  *     endpoint recorded it (read by {@code stream status}; empty elsewhere)
  * @param refusedRows source rows the stream's layout could not place, recorded by the endpoint and
- *     not written (read by {@code stream status}; 0 elsewhere)
+ *     not written, and target rows a kept index could not make an entry for ({@code index TABLE
+ *     ROW}); read by {@code stream status}, 0 elsewhere
  * @param refusedExamples the first few of them, {@code ROW: REASON}
  * @param reverse whether the stream rolls a migration back: it carries the migrated table's edits
  *     (its source) back into the table migrated from (its target) through the inverse mapping; the
  *     keys stay the migration's
+ * @param indexes the indexes of the target the stream keeps, {@code TABLE (by VALUE)}
  */
 public record StreamResult(
     String peerId,
@@ -46,7 +48,8 @@ public record StreamResult(
     List<WriteRate.Figure> targetWrites,
     long refusedRows,
     List<String> refusedExamples,
-    boolean reverse)
+    boolean reverse,
+    List<String> indexes)
     implements JsonResult {
   static StreamResult of(String peerId, StreamPeer.Status s) {
     return of(peerId, s, new Fences.Refused(0, List.of()), List.of());
@@ -60,7 +63,7 @@ public record StreamResult(
     if (s == null) {
       return new StreamResult(
           peerId, false, false, 0, false, null, null, null, null, List.of(), List.of(), 0,
-          List.of(), false);
+          List.of(), false, List.of());
     }
     return new StreamResult(
         peerId,
@@ -76,7 +79,10 @@ public record StreamResult(
         targetWrites,
         refused.count(),
         refused.examples(),
-        s.settings().reverse());
+        s.settings().reverse(),
+        s.settings().indexes().stream()
+            .map(i -> i.table().getNameAsString() + " (by " + i.shape().valueName() + ")")
+            .toList());
   }
 
   /** The result as the commands print it. */
@@ -104,6 +110,9 @@ public record StreamResult(
     for (StreamPeer.Queue q : queues) {
       out.append("  queue          ").append(q.describe()).append('\n');
     }
+    for (String index : indexes) {
+      out.append("  keeps index    ").append(index).append('\n');
+    }
     long now = System.currentTimeMillis();
     for (WriteRate.Figure w : targetWrites) {
       out.append("  target writes  ").append(w.describe(now)).append('\n');
@@ -111,7 +120,9 @@ public record StreamResult(
     if (refusedRows > 0) {
       out.append("  refused        ")
           .append(refusedRows)
-          .append(" source row(s) the layout cannot place, not written (first: ")
+          .append(
+              " row(s) the layout cannot place (not written) or an index cannot make an entry"
+                  + " for (first: ")
           .append(String.join("; ", refusedExamples))
           .append(")\n");
     }

@@ -253,7 +253,7 @@ public record IndexDefinition(
 
   /** What the index is on, for people: {@code m:sender} or {@code field sender}. */
   public String valueName() {
-    return column != null ? column.toString() : "field " + field;
+    return shape().valueName();
   }
 
   /**

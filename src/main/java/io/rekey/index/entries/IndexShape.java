@@ -64,6 +64,11 @@ public record IndexShape(
     return c.family() + ":" + c.qualifier();
   }
 
+  /** What the index is on, for people: {@code m:sender} or {@code field sender}. */
+  public String valueName() {
+    return column != null ? column.toString() : "field " + field;
+  }
+
   /** The entries this shape derives from rows. */
   public IndexEntries entries() {
     return new IndexEntries(this);
