@@ -93,7 +93,8 @@ record StreamStartOptions(
     List<StreamSettings.StreamedIndex> kept = new ArrayList<>();
     for (IndexRunOptions i : indexes) {
       kept.add(
-          new StreamSettings.StreamedIndex(i.definition().indexTable(), i.definition().shape()));
+          new StreamSettings.StreamedIndex(
+              i.definition().indexTable(), i.definition().shape(), i.definition().stateTable()));
     }
     return stream.settings().withIndexes(kept);
   }

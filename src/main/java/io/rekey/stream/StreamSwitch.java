@@ -125,7 +125,26 @@ public final class StreamSwitch {
               Fences.refused(target, s.fenceTable(), stream.peerId()),
               o.acceptUnmapped(),
               HiddenCells.stillDiffering(source, target, s, stream.peerId()));
-      return result(stream, t0, drain.refusal().orElse(null), ackSeconds, servers.size(), fenceId);
+      Optional<String> refusal = drain.refusal();
+      if (refusal.isEmpty()) {
+        vouchForIndexes(target, s, fenceId);
+      }
+      return result(stream, t0, refusal.orElse(null), ackSeconds, servers.size(), fenceId);
+    }
+  }
+
+  /**
+   * Moves the watermark of each index the stream keeps to the fences' time: every edit the source
+   * took before its writers stopped is indexed, so a scrutiny after the switch counts an entry that
+   * differs as a difference, not as pending, and the index's next update (once the stream stops)
+   * starts there.
+   */
+  private static void vouchForIndexes(Connection target, StreamSettings s, long fenceId) {
+    for (StreamSettings.StreamedIndex index : s.indexes()) {
+      RunState state = new RunState(target, index.stateTable(), index.table());
+      if (state.watermark().orElse(Long.MAX_VALUE) < fenceId) {
+        state.moveWatermark(fenceId);
+      }
     }
   }
 
@@ -165,7 +184,10 @@ public final class StreamSwitch {
         Math.round((System.nanoTime() - t0) / 1e7) / 100.0,
         Math.round(ackSeconds * 100) / 100.0,
         servers,
-        fenceId);
+        fenceId,
+        refusal != null
+            ? List.of()
+            : stream.settings().indexes().stream().map(i -> i.table().getNameAsString()).toList());
   }
 
   /** Each live server and the time of its latest report to the master, by its own clock. */

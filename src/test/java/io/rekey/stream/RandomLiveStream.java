@@ -217,7 +217,8 @@ final class RandomLiveStream {
             List.of(new IndexShape.Column("m", "body"), new IndexShape.Column("m", "imported")),
             "i",
             IndexKey.parse("key", IndexKey.DEFAULT_LAYOUT, 1024),
-            false));
+            false),
+        stateTable);
   }
 
   /** The kept index (if any) holds an entry for each target row with a body, and no other. */

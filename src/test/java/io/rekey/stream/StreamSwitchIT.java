@@ -435,7 +435,8 @@ class StreamSwitchIT {
             source,
             (t, k) ->
                 t.put(sender(100 + k % 100, "w" + k % 7).addColumn(b("m"), b("n"), b("" + k))));
-    // An index of the target by sender, kept by the stream from its build after the copy on.
+    // An index of the target by sender, kept by the stream from its build after the copy on; the
+    // switch moves its watermark, so the scrutiny below counts a wrong entry as a difference.
     java.nio.file.Path index = java.nio.file.Files.createTempFile("sb_ix", ".properties");
     java.nio.file.Files.writeString(
         index,
@@ -521,6 +522,7 @@ class StreamSwitchIT {
             "--accept-unmapped",
             "2");
     assertThat(switched.exit()).as(switched.toString()).isEqualTo(ExitCode.OK);
+    assertThat(switched.out()).contains("and in its index sb_ix (watermark at the fences");
     assertThat(StreamIT.actual(target)).isEqualTo(StreamIT.expected(source, mapping));
     assertThat(cli("stream", "stop", "--target", "sb_dst").exit()).isEqualTo(ExitCode.OK);
     List<String> covered = List.of("sender", "body");

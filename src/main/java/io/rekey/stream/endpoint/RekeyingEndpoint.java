@@ -318,7 +318,7 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     List<String> rejected =
         indexes.keep(target(), s.target(), w.targetRows, System.currentTimeMillis());
     for (String row : rejected) {
-      LOG.warn("rekey stream {} -> {}: cannot index {}", s.source(), s.target(), row);
+      LOG.warn("rekey stream {} -> {}: {} (no entry written)", s.source(), s.target(), row);
     }
     w.refused.addAll(rejected);
   }

@@ -53,9 +53,9 @@ public record StreamSettings(
 
   /**
    * An index of the target table the stream keeps: the table holding its entries (on the target's
-   * cluster) and what shapes them.
+   * cluster), what shapes them, and the state table holding its watermark, which a switch moves.
    */
-  public record StreamedIndex(TableName table, IndexShape shape) {}
+  public record StreamedIndex(TableName table, IndexShape shape, TableName stateTable) {}
 
   /** A stream that keeps no index. */
   public StreamSettings(
@@ -126,6 +126,7 @@ public record StreamSettings(
     for (int i = 0; i < indexes.size(); i++) {
       String prefix = INDEX + i + ".";
       out.put(prefix + "table", indexes.get(i).table().getNameAsString());
+      out.put(prefix + "state-table", indexes.get(i).stateTable().getNameAsString());
       indexes.get(i).shape().toProperties().forEach((k, v) -> out.put(prefix + k, v));
     }
     return out;
@@ -167,9 +168,10 @@ public record StreamSettings(
               shape.put(k.substring(prefix.length()), v);
             }
           });
-      out.add(
-          new StreamedIndex(
-              TableName.valueOf(shape.remove("table")), IndexShape.fromProperties(shape)));
+      TableName table = TableName.valueOf(shape.remove("table"));
+      TableName state = TableName.valueOf(required(shape, "state-table"));
+      shape.remove("state-table");
+      out.add(new StreamedIndex(table, IndexShape.fromProperties(shape), state));
     }
     return out;
   }

@@ -19,6 +19,8 @@ class StreamSettingsTest {
     return Bytes.toBytes(s);
   }
 
+  private static final TableName STATE = TableName.valueOf("ns:index_state");
+
   private static final IndexShape BY_SENDER =
       new IndexShape(
           new IndexShape.Column("m", "sender"),
@@ -48,12 +50,15 @@ class StreamSettingsTest {
                 Map.of())
             .withIndexes(
                 List.of(
-                    new StreamSettings.StreamedIndex(TableName.valueOf("ns:by_sender"), BY_SENDER),
-                    new StreamSettings.StreamedIndex(TableName.valueOf("by_user"), BY_USER)));
+                    new StreamSettings.StreamedIndex(
+                        TableName.valueOf("ns:by_sender"), BY_SENDER, STATE),
+                    new StreamSettings.StreamedIndex(
+                        TableName.valueOf("by_user"), BY_USER, STATE)));
     StreamSettings read = StreamSettings.fromPeerConfiguration(s.toPeerConfiguration());
     assertThat(read.indexes()).hasSize(2);
     for (int i = 0; i < 2; i++) {
       assertThat(read.indexes().get(i).table()).isEqualTo(s.indexes().get(i).table());
+      assertThat(read.indexes().get(i).stateTable()).isEqualTo(STATE);
       assertThat(read.indexes().get(i).shape().toProperties())
           .isEqualTo(s.indexes().get(i).shape().toProperties());
     }
@@ -85,7 +90,9 @@ class StreamSettingsTest {
             new StreamSettings(
                     TableName.valueOf("old"), TableName.valueOf("new"), "key", "key", Map.of())
                 .withIndexes(
-                    List.of(new StreamSettings.StreamedIndex(TableName.valueOf("ix"), BY_SENDER)))
+                    List.of(
+                        new StreamSettings.StreamedIndex(
+                            TableName.valueOf("ix"), BY_SENDER, STATE)))
                 .toPeerConfiguration());
     peer.remove("rekey.stream.index.0.index-key");
     assertThatThrownBy(() -> StreamSettings.fromPeerConfiguration(peer))
