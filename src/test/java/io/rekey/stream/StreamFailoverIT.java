@@ -32,7 +32,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the source's region now writes to the new server's WAL. The target ends as the source mapped,
  * cell by cell: nothing lost, and nothing doubled by a batch shipped again. A second stream, of a
  * table with NEW_VERSION_BEHAVIOR, has a write and its delete in the dead server's WAL and the
- * write again at that timestamp in the new server's: its serial peer ships them in that order.
+ * write again at that timestamp in the new server's: its serial peer ships them in that order. A
+ * third, whose new key is bound to a column and which keeps an index, has rows moved and deleted in
+ * the dead server's WAL and moved back in the new one's: the target follows each row, and the index
+ * the target.
  */
 @LongTier
 @ExtendWith(MiniHBase.class)
@@ -83,6 +86,7 @@ class StreamFailoverIT {
               .build());
     }
     TableName ordered = StreamIT.orderedTable("sfo_src");
+    BoundStream moving = new BoundStream();
     TableName orderedTarget = StreamIT.orderedTable("sfo_dst");
     StreamSettings settings = new StreamSettings(source, target, SOURCE_KEY, TARGET_KEY, Map.of());
     StreamSettings inOrder =
@@ -91,6 +95,7 @@ class StreamFailoverIT {
     try (Admin admin = MiniHBase.util().getConnection().getAdmin()) {
       StreamPeer.start(admin, admin, "rekey_sf", settings);
       StreamPeer.start(admin, admin, "rekey_sfo", inOrder);
+      StreamPeer.start(admin, admin, "rekey_sfb", moving.settings);
       assertThat(StreamPeer.status(admin, "rekey_sfo").serial()).isTrue();
       // Both tables' regions on one server, the one that dies (the long tier's cluster may have
       // several by now).
@@ -100,7 +105,9 @@ class StreamFailoverIT {
                   cluster.getServerWith(admin.getRegions(source).get(0).getRegionName()))
               .getServerName();
       admin.move(admin.getRegions(ordered).get(0).getEncodedNameAsBytes(), sourceServer);
+      admin.move(admin.getRegions(moving.source).get(0).getEncodedNameAsBytes(), sourceServer);
       MiniHBase.util().waitUntilNoRegionsInTransition(60_000);
+      moving.write(0, 60, "s"); // placed while the stream runs
       TestTables.put(ordered, puts(0, 50));
       TableName stateTable = TableName.valueOf("sf_state");
       RunState state = new RunState(MiniHBase.util().getConnection(), stateTable, target);
@@ -118,7 +125,10 @@ class StreamFailoverIT {
       // Edits pile up in the source server's WAL queue, unshipped.
       admin.disableReplicationPeer("rekey_sf");
       admin.disableReplicationPeer("rekey_sfo");
+      admin.disableReplicationPeer("rekey_sfb");
       TestTables.put(source, puts(0, 200));
+      moving.write(0, 30, "moved"); // moves, in the WAL that dies
+      moving.delete(40);
       writeAndDelete(ordered, 50, "first", true);
       try (Table t = MiniHBase.util().getConnection().getTable(source)) {
         t.delete(new Delete(b((StreamIT.T0 + 3) + "_user3_o3")));
@@ -140,8 +150,11 @@ class StreamFailoverIT {
       assertThat(admin.getRegions(second.getRegionServer().getServerName())).isNotEmpty();
       admin.enableReplicationPeer("rekey_sf");
       admin.enableReplicationPeer("rekey_sfo");
+      admin.enableReplicationPeer("rekey_sfb");
       // And more edits, now in the new server's own WAL.
       TestTables.put(source, puts(200, 300));
+      moving.write(0, 10, "s"); // moves back
+      moving.write(60, 70, "new");
       writeAndDelete(ordered, 50, "second", false);
 
       // The writers stop here. A switch asked at once, while the claimed queue may still ship the
@@ -181,6 +194,97 @@ class StreamFailoverIT {
       assertThat(inItsOrder).noneMatch(l -> l.contains("=first"));
       assertThat(StreamIT.actual(orderedTarget)).isEqualTo(inItsOrder);
       StreamPeer.stop(admin, "rekey_sfo");
+
+      moving.assertFollowed();
+      StreamPeer.stop(admin, "rekey_sfb");
+    }
+  }
+
+  /**
+   * A third stream, whose new key is bound to {@code m:sender} and which keeps an index of its
+   * target by sender: its rows move, move back and are deleted across the server's death, placed
+   * through the key map the stream keeps.
+   */
+  private static final class BoundStream {
+    final TableName source = TableName.valueOf("sfb_src");
+    final TableName target = TableName.valueOf("sfb_dst");
+    final TableName index = TableName.valueOf("sfb_ix");
+    final StreamSettings settings;
+
+    BoundStream() throws java.io.IOException {
+      TestTables.create(
+          source,
+          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
+              .setMaxVersions(5)
+              .setScope(org.apache.hadoop.hbase.HConstants.REPLICATION_SCOPE_GLOBAL)
+              .build());
+      TestTables.create(
+          target,
+          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
+              .setMaxVersions(5)
+              .setNewVersionBehavior(true)
+              .build());
+      TestTables.create(
+          index,
+          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("i")).build(),
+          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("r"))
+              .setMaxVersions(2)
+              .build());
+      settings =
+          new StreamSettings(
+                  source,
+                  target,
+                  SOURCE_KEY + " ; sender = m:sender",
+                  "salt(4, sender) + sender + user + reverse_ts(ts) + order",
+                  Map.of())
+              .withIndexes(
+                  List.of(
+                      new StreamSettings.StreamedIndex(
+                          index,
+                          new io.rekey.index.entries.IndexShape(
+                              new io.rekey.index.entries.IndexShape.Column("m", "sender"),
+                              null,
+                              List.of(
+                                  new io.rekey.index.entries.IndexShape.Column("m", "sender"),
+                                  new io.rekey.index.entries.IndexShape.Column("m", "body")),
+                              "i",
+                              io.rekey.index.entries.IndexKey.parse(
+                                  "key", io.rekey.index.entries.IndexKey.DEFAULT_LAYOUT, 1024),
+                              false),
+                          TableName.valueOf("sf_state"))));
+    }
+
+    private static byte[] row(int i) {
+      return b((StreamIT.T0 + i) + "_user" + (i % 5) + "_o" + i);
+    }
+
+    /** Rows {@code from} to {@code to}: sender {@code sender + i % 3} and a body. */
+    void write(int from, int to, String sender) throws java.io.IOException {
+      List<Put> puts = new ArrayList<>();
+      for (int i = from; i < to; i++) {
+        puts.add(
+            new Put(row(i))
+                .addColumn(b("m"), b("sender"), b(sender + i % 3))
+                .addColumn(b("m"), b("body"), b(sender + " body " + i)));
+      }
+      TestTables.put(source, puts);
+    }
+
+    void delete(int i) throws java.io.IOException {
+      try (Table t = MiniHBase.util().getConnection().getTable(source)) {
+        t.delete(new Delete(row(i)));
+      }
+    }
+
+    /** The target is the source placed by each row's sender now, and the index is the target's. */
+    void assertFollowed() throws Exception {
+      List<String> mapped = StreamIT.awaitMapped(source, target, settings.mapping());
+      assertThat(mapped).anyMatch(l -> l.contains("=moved")).anyMatch(l -> l.contains("=new"));
+      assertThat(StreamIT.actual(target)).isEqualTo(mapped);
+      List<String> covered = List.of("sender", "body");
+      List<String> expected = StreamIT.expectedEntries(target, "sender", covered);
+      assertThat(expected).hasSize(69);
+      assertThat(StreamIT.actualEntries(index, covered)).isEqualTo(expected);
     }
   }
 }

@@ -36,6 +36,10 @@ public final class MiniHBase implements BeforeAllCallback {
       // mini cluster; after hbase.regionserver.abort.timeout (20 minutes) HBase then ends the whole
       // JVM, and with it every test still to run in this fork (the long tier runs for longer).
       conf.setLong("hbase.regionserver.abort.timeout", TimeUnit.DAYS.toMillis(7));
+      // A live server claims a dead one's replication queues one peer at a time, each after a
+      // pause of 30 to 60 s (replication.sleep.before.failover, for a cluster that may be shutting
+      // down): StreamFailoverIT's three streams waited 3 minutes for it. The claims are the same.
+      conf.setLong("replication.sleep.before.failover", 1_000);
       started.startMiniCluster(1);
       util = started;
       context
