@@ -487,6 +487,10 @@ class StreamSwitchIT {
       }
       t.put(sender(28, "moved")); // a move after the split and the move
       t.put(sender(29, LONG_SENDER)); // a target row the index cannot make an entry for
+      // Rows too wide for one read (1,000 cells of a family): one the copy placed moves, one the
+      // stream places first; both are read again in pieces.
+      t.put(wide(30, 1_200).addColumn(b("m"), b("sender"), b("wide")));
+      t.put(wide(400, 1_500).addColumn(b("m"), b("sender"), b("s1")));
     }
     int steps = writer.stop();
     assertThat(steps).isGreaterThan(30);
@@ -574,6 +578,15 @@ class StreamSwitchIT {
   }
 
   private static final String LONG_SENDER = "x".repeat(30);
+
+  /** Row {@code i} with {@code cells} more columns of {@code m}. */
+  private static Put wide(int i, int cells) {
+    Put p = new Put(row(i));
+    for (int c = 0; c < cells; c++) {
+      p.addColumn(b("m"), b(String.format("q%05d", c)), b("cell " + c));
+    }
+    return p;
+  }
 
   private static byte[] row(int i) {
     return b(StreamIT.T0 + i + "_user" + i % 5 + "_o" + i);

@@ -113,15 +113,29 @@ final class BoundRows {
       for (int i = 0; i < todo.size(); i += ROW_BATCH) {
         List<byte[]> chunk = todo.subList(i, Math.min(todo.size(), i + ROW_BATCH));
         Map<ByteBuffer, List<byte[]>> held = KeyMap.read(fence, peerId, chunk);
-        Result[] now = source.get(boundGets(chunk));
+        // A row the key map holds nowhere is written whole wherever its columns place it (or is
+        // refused): read whole at once, its bound columns from that read, one read instead of two.
+        // A wide one's capped read may lack them: its bound columns are read too.
+        Map<ByteBuffer, Result> whole = readWhole(chunk, r -> held.get(ByteBuffer.wrap(r)) == null);
+        List<byte[]> boundRead = new ArrayList<>();
+        for (byte[] row : chunk) {
+          Result w = whole.get(ByteBuffer.wrap(row));
+          if (w == null || wide(w)) {
+            boundRead.add(row);
+          }
+        }
+        Result[] read = boundRead.isEmpty() ? new Result[0] : source.get(boundGets(boundRead));
+        Map<ByteBuffer, Result> columns = new HashMap<>(whole);
+        for (int j = 0; j < boundRead.size(); j++) {
+          columns.put(ByteBuffer.wrap(boundRead.get(j)), read[j]);
+        }
         Map<ByteBuffer, Outcome> outcomes = new LinkedHashMap<>();
-        for (int j = 0; j < chunk.size(); j++) {
-          byte[] row = chunk.get(j);
-          Result bound = now[j];
+        for (byte[] row : chunk) {
+          Result bound = columns.get(ByteBuffer.wrap(row));
           ColumnValues values = (f, q) -> bound.getValue(Bytes.toBytes(f), Bytes.toBytes(q));
           outcomes.put(ByteBuffer.wrap(row), outcome(row, values, held.get(ByteBuffer.wrap(row))));
         }
-        Map<ByteBuffer, List<Mutation>> rewritten = rewrite(outcomes);
+        Map<ByteBuffer, List<Mutation>> rewritten = rewrite(outcomes, whole);
         for (byte[] row : chunk) {
           ByteBuffer k = ByteBuffer.wrap(row);
           placed.put(k, decide(row, outcomes.get(k), rewritten.get(k)));
@@ -211,38 +225,59 @@ final class BoundRows {
      * key: one batched read, at most {@value EditMapper#WIDE_ROW_PIECE} cells of a family a row; a
      * row that reaches that is read again in pieces.
      */
-    private Map<ByteBuffer, List<Mutation>> rewrite(Map<ByteBuffer, Outcome> outcomes)
-        throws IOException {
-      List<byte[]> rows = new ArrayList<>();
-      List<Get> gets = new ArrayList<>();
+    private Map<ByteBuffer, List<Mutation>> rewrite(
+        Map<ByteBuffer, Outcome> outcomes, Map<ByteBuffer, Result> readAlready) throws IOException {
+      List<byte[]> moved = new ArrayList<>();
       outcomes.forEach(
           (k, o) -> {
             if (o instanceof Move) {
-              byte[] row = bytes(k);
-              rows.add(row);
-              gets.add(
-                  new Get(row)
-                      .readAllVersions()
-                      .setMaxResultsPerColumnFamily(EditMapper.WIDE_ROW_PIECE));
+              moved.add(bytes(k));
             }
           });
+      Map<ByteBuffer, Result> whole = new HashMap<>(readAlready);
+      whole.putAll(readWhole(moved, r -> !readAlready.containsKey(ByteBuffer.wrap(r))));
       Map<ByteBuffer, List<Mutation>> out = new HashMap<>();
-      if (rows.isEmpty()) {
-        return out;
-      }
-      Result[] whole = source.get(gets);
-      for (int i = 0; i < rows.size(); i++) {
-        byte[] row = rows.get(i);
+      for (byte[] row : moved) {
         byte[] key = ((Move) outcomes.get(ByteBuffer.wrap(row))).key();
-        if (wide(whole[i])) {
+        Result read = whole.get(ByteBuffer.wrap(row));
+        if (wide(read)) {
           out.put(ByteBuffer.wrap(row), rewrite(row, key));
         } else {
           Put put = new Put(key);
-          for (Cell c : whole[i].rawCells()) {
+          for (Cell c : read.rawCells()) {
             put.add(EditMapper.moved(c, key));
           }
           out.put(ByteBuffer.wrap(row), put.isEmpty() ? List.of() : List.of(put));
         }
+      }
+      return out;
+    }
+
+    /**
+     * The rows of {@code rows} that {@code which} picks, as a read of the source returns them now,
+     * every version, at most {@value EditMapper#WIDE_ROW_PIECE} cells of a family a row: one
+     * batched read.
+     */
+    private Map<ByteBuffer, Result> readWhole(
+        List<byte[]> rows, java.util.function.Predicate<byte[]> which) throws IOException {
+      List<byte[]> picked = new ArrayList<>();
+      List<Get> gets = new ArrayList<>();
+      for (byte[] row : rows) {
+        if (which.test(row)) {
+          picked.add(row);
+          gets.add(
+              new Get(row)
+                  .readAllVersions()
+                  .setMaxResultsPerColumnFamily(EditMapper.WIDE_ROW_PIECE));
+        }
+      }
+      Map<ByteBuffer, Result> out = new HashMap<>();
+      if (gets.isEmpty()) {
+        return out;
+      }
+      Result[] read = source.get(gets);
+      for (int i = 0; i < picked.size(); i++) {
+        out.put(ByteBuffer.wrap(picked.get(i)), read[i]);
       }
       return out;
     }
