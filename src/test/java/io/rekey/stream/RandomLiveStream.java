@@ -84,10 +84,6 @@ final class RandomLiveStream {
   /** The steps of a case whose key is made from the row key alone. */
   private static final int ROW_KEY_STEPS = Step.MOVE.ordinal();
 
-  private static final String BOUND_SOURCE_KEY = StreamIT.SOURCE_KEY + " ; sender = m:sender";
-  private static final String BOUND_TARGET_KEY =
-      "salt(4, sender) + sender + user + reverse_ts(ts) + order";
-
   private final long seed;
   private final SplittableRandom random;
   private final TableName source;
@@ -136,7 +132,8 @@ final class RandomLiveStream {
             .build());
     StreamSettings settings =
         bound
-            ? new StreamSettings(source, target, BOUND_SOURCE_KEY, BOUND_TARGET_KEY, Map.of())
+            ? new StreamSettings(
+                    source, target, StreamIT.BOUND_SOURCE_KEY, StreamIT.BOUND_TARGET_KEY, Map.of())
                 .withIndexes(List.of(index()))
             : new StreamSettings(
                 source, target, StreamIT.SOURCE_KEY, StreamIT.TARGET_KEY, Map.of());

@@ -206,18 +206,13 @@ class StreamFailoverIT {
    * through the key map the stream keeps.
    */
   private static final class BoundStream {
-    final TableName source = TableName.valueOf("sfb_src");
+    final TableName source;
     final TableName target = TableName.valueOf("sfb_dst");
     final TableName index = TableName.valueOf("sfb_ix");
     final StreamSettings settings;
 
     BoundStream() throws java.io.IOException {
-      TestTables.create(
-          source,
-          org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
-              .setMaxVersions(5)
-              .setScope(org.apache.hadoop.hbase.HConstants.REPLICATION_SCOPE_GLOBAL)
-              .build());
+      source = StreamIT.scopedTable("sfb_src");
       TestTables.create(
           target,
           org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
@@ -232,11 +227,7 @@ class StreamFailoverIT {
               .build());
       settings =
           new StreamSettings(
-                  source,
-                  target,
-                  SOURCE_KEY + " ; sender = m:sender",
-                  "salt(4, sender) + sender + user + reverse_ts(ts) + order",
-                  Map.of())
+                  source, target, StreamIT.BOUND_SOURCE_KEY, StreamIT.BOUND_TARGET_KEY, Map.of())
               .withIndexes(
                   List.of(
                       new StreamSettings.StreamedIndex(

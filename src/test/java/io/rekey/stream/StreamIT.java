@@ -58,6 +58,26 @@ class StreamIT {
     return Bytes.toBytes(s);
   }
 
+  /** The stream ITs' layouts whose new key is bound to the column {@code m:sender}. */
+  static final String BOUND_SOURCE_KEY = SOURCE_KEY + " ; sender = m:sender";
+
+  static final String BOUND_TARGET_KEY = "salt(4, sender) + sender + user + reverse_ts(ts) + order";
+
+  /**
+   * A source of family {@code m} for a serial stream: the global replication scope, for which HBase
+   * records the region barriers a serial peer orders by.
+   */
+  static TableName scopedTable(String name) throws java.io.IOException {
+    TableName t = TableName.valueOf(name);
+    TestTables.create(
+        t,
+        ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
+            .setMaxVersions(5)
+            .setScope(org.apache.hadoop.hbase.HConstants.REPLICATION_SCOPE_GLOBAL)
+            .build());
+    return t;
+  }
+
   static TableName table(String name) throws Exception {
     TableName t = TableName.valueOf(name);
     TestTables.create(

@@ -413,16 +413,10 @@ class StreamSwitchIT {
   @Test
   void aKeyBoundToAColumnFollowsEachRowAsItMovesAndMovesBackThroughTheCopyASplitAndAMove()
       throws Exception {
-    TableName source = TableName.valueOf("sb_src");
+    TableName source = StreamIT.scopedTable("sb_src");
     TableName target = TableName.valueOf("sb_dst");
-    TestTables.create(
-        source,
-        org.apache.hadoop.hbase.client.ColumnFamilyDescriptorBuilder.newBuilder(b("m"))
-            .setMaxVersions(5)
-            .setScope(org.apache.hadoop.hbase.HConstants.REPLICATION_SCOPE_GLOBAL)
-            .build());
-    String sourceKey = StreamIT.SOURCE_KEY + " ; sender = m:sender";
-    String targetKey = "salt(4, sender) + sender + user + reverse_ts(ts) + order";
+    String sourceKey = StreamIT.BOUND_SOURCE_KEY;
+    String targetKey = StreamIT.BOUND_TARGET_KEY;
     KeyMapping mapping = KeyMapping.parse(sourceKey, targetKey);
     List<Put> rows = writes(0, 200, "before the copy");
     for (int i = 0; i < rows.size(); i++) {
