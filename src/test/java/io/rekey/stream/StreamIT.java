@@ -277,6 +277,17 @@ class StreamIT {
     CliRun missing = startCli("st_ref_src", "st_nosuch", SOURCE_KEY, TARGET_KEY);
     assertThat(missing.exit()).isEqualTo(ExitCode.FAILED);
     assertThat(missing.err()).contains("the target table st_nosuch does not exist");
+    // A stream keeps the indexes of the table it writes, not those of another.
+    java.nio.file.Path other = java.nio.file.Files.createTempFile("st_ref_ix", ".properties");
+    java.nio.file.Files.writeString(
+        other, "source = st_ref_src\ncolumn = m:sender\nindex-table = st_ref_ix\n");
+    CliRun index =
+        startCli("st_ref_src", "st_ref_dst", SOURCE_KEY, TARGET_KEY, "--index", other.toString());
+    assertThat(index.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(index.err())
+        .contains("--index is '" + other + "'")
+        .contains("indexes st_ref_src, but the stream writes st_ref_dst")
+        .contains("give a definition with source = st_ref_dst");
     // A key bound to a column streams only where the new key gives back the row it was made of.
     CliRun bound =
         startCli("st_ref_src", "st_ref_src", SOURCE_KEY + " ; s = m:sender", "s + reverse_ts(ts)");
