@@ -303,13 +303,13 @@ public final class RekeyingEndpoint implements ReplicationEndpoint {
     if (w.stamped.size() >= READ_BACK_CHUNK) {
       out.flush();
       readBack(s, w.stamped);
-      keepIndexes(s, w);
     }
   }
 
   /**
    * Brings the indexes of the target up to date with the rows the batch wrote, once the target
-   * holds them; the rows an index rejects are refused like rows the mapping cannot place.
+   * holds them (each row once a batch, after its last write); the rows an index rejects are refused
+   * like rows the mapping cannot place.
    */
   private void keepIndexes(StreamSettings s, Written w) throws IOException {
     if (w.targetRows.isEmpty()) {
