@@ -1,6 +1,7 @@
 package io.rekey.read;
 
 import io.rekey.common.RekeyException;
+import io.rekey.spark.SparkCores;
 import io.rekey.spark.SparkSessions;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
@@ -135,12 +136,30 @@ public final class SourceReader {
     }
   }
 
-  /** Scans {@code table} through the region servers. */
+  /** Scans {@code table} through the region servers, one scan per region. */
   public static JavaPairRDD<ImmutableBytesWritable, Result> live(
       JavaSparkContext sc, Configuration conf, TableName table, Scan scan) {
+    return live(sc, conf, table, scan, 0);
+  }
+
+  /**
+   * Scans {@code table} through the region servers in about {@link #readTasks} scans for this Spark
+   * context, as a snapshot read is cut: a full read of a table whose data is not spread evenly over
+   * its regions.
+   */
+  public static JavaPairRDD<ImmutableBytesWritable, Result> liveInPieces(
+      JavaSparkContext sc, Configuration conf, TableName table, Scan scan) {
+    return live(sc, conf, table, scan, readTasks(SparkCores.of(sc).cores()));
+  }
+
+  private static JavaPairRDD<ImmutableBytesWritable, Result> live(
+      JavaSparkContext sc, Configuration conf, TableName table, Scan scan, int readTasks) {
     requireEmptySplitsKept(sc);
     try {
       Configuration c = new Configuration(conf);
+      if (readTasks > 0) {
+        c.setInt(SharedConnectionTableInputFormat.READ_TASKS, readTasks);
+      }
       c.set(TableInputFormat.INPUT_TABLE, table.getNameAsString());
       c.set(TableInputFormat.SCAN, TableMapReduceUtil.convertScanToString(scan));
       return sc.newAPIHadoopRDD(

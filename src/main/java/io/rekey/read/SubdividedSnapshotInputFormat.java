@@ -10,13 +10,10 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.Cell;
-import org.apache.hadoop.hbase.CellUtil;
 import org.apache.hadoop.hbase.RegionMetrics;
 import org.apache.hadoop.hbase.ServerName;
 import org.apache.hadoop.hbase.Size;
@@ -26,19 +23,12 @@ import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.RegionInfo;
 import org.apache.hadoop.hbase.client.Result;
-import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
-import org.apache.hadoop.hbase.filter.FilterList;
-import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
-import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
-import org.apache.hadoop.hbase.io.hfile.CacheConfig;
-import org.apache.hadoop.hbase.io.hfile.HFile;
 import org.apache.hadoop.hbase.mapreduce.TableMapReduceUtil;
 import org.apache.hadoop.hbase.mapreduce.TableSnapshotInputFormat;
 import org.apache.hadoop.hbase.mapreduce.TableSnapshotInputFormatImpl;
-import org.apache.hadoop.hbase.regionserver.StoreFileInfo;
 import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -63,8 +53,6 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
   /** How many read tasks to aim for in all (at most 16 per region; at least one per region). */
   public static final String READ_TASKS = "rekey.snapshot.read.tasks";
 
-  static final int MAX_PIECES_PER_REGION = 16;
-
   @Override
   public RecordReader<ImmutableBytesWritable, Result> createRecordReader(
       InputSplit split, TaskAttemptContext context) throws IOException {
@@ -87,39 +75,28 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
       for (InputSplit split : splits) {
         regions.add(delegate((TableSnapshotRegionSplit) split));
       }
-      int[] piecesOf = share(wanted, sizes(connection, regions));
+      int[] piecesOf = RegionCuts.share(wanted, sizes(connection, regions));
       for (int r = 0; r < regions.size(); r++) {
         TableSnapshotInputFormatImpl.InputSplit d = regions.get(r);
-        InputSplit split = splits.get(r);
         int pieces = piecesOf[r];
         if (pieces <= 1) {
-          out.add(split);
+          out.add(splits.get(r));
           continue;
         }
         RegionInfo region = d.getRegionInfo();
-        Scan scan = TableMapReduceUtil.convertStringToScan(d.getScan());
-        byte[][] cuts = indexCuts(conf, d, pieces);
+        byte[][] cuts = RegionCuts.fromStoreFiles(conf, regionDir(d), families(d), pieces);
         if (cuts == null) {
           try (Table table = connection.getTable(d.getHtd().getTableName())) {
-            byte[] first = edgeRow(table, region, false);
-            byte[] last = edgeRow(table, region, true);
-            if (first != null && last != null && Bytes.compareTo(first, last) < 0) {
-              cuts = Bytes.split(first, last, pieces - 1);
-            }
+            cuts = RegionCuts.betweenEdges(table, region.getStartKey(), region.getEndKey(), pieces);
           }
         }
-        if (cuts == null) {
-          out.add(split);
-          continue;
-        }
-        // cuts = first, c1 .. c(pieces-1), last: the pieces are [start, c1) .. [c(pieces-1), end).
-        byte[] lo = region.getStartKey();
-        for (int i = 1; i <= pieces; i++) {
-          byte[] hi = i < pieces ? cuts[i] : region.getEndKey();
-          if (i < pieces && Bytes.compareTo(hi, lo) <= 0) {
-            continue;
-          }
-          Scan bounded = new Scan(scan).withStartRow(lo).withStopRow(hi);
+        // A region read whole has the job's scan, whose own rows may bound it further.
+        Scan scan = TableMapReduceUtil.convertStringToScan(d.getScan());
+        byte[][] bounds =
+            RegionCuts.within(
+                region.getStartKey(), region.getEndKey(), scan.getStartRow(), scan.getStopRow());
+        for (byte[][] range : RegionCuts.ranges(bounds[0], bounds[1], cuts)) {
+          Scan bounded = new Scan(scan).withStartRow(range[0]).withStopRow(range[1]);
           out.add(
               new TableSnapshotRegionSplit(
                   new TableSnapshotInputFormatImpl.InputSplit(
@@ -128,7 +105,6 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
                       Arrays.asList(d.getLocations()),
                       bounded,
                       new Path(d.getRestoreDir()))));
-          lo = hi;
         }
       }
     }
@@ -174,200 +150,19 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
     return sizes;
   }
 
-  /**
-   * Shares {@code wanted} read tasks out over regions by size: one each, the rest in proportion, at
-   * most {@link #MAX_PIECES_PER_REGION} per region.
-   */
-  static int[] share(int wanted, long[] sizes) {
-    int[] pieces = new int[sizes.length];
-    Arrays.fill(pieces, 1);
-    long total = 0;
-    for (long s : sizes) {
-      total += Math.max(0, s);
-    }
-    int extra = wanted - sizes.length;
-    if (extra <= 0 || total == 0) {
-      return pieces;
-    }
-    for (int i = 0; i < sizes.length; i++) {
-      int more = (int) Math.round((double) extra * Math.max(0, sizes[i]) / total);
-      pieces[i] = Math.min(MAX_PIECES_PER_REGION, 1 + more);
-    }
-    return pieces;
+  /** Where the snapshot's region is restored: its family directories link the snapshot's files. */
+  private static Path regionDir(TableSnapshotInputFormatImpl.InputSplit d) {
+    return new Path(
+        CommonFSUtils.getTableDir(new Path(d.getRestoreDir()), d.getHtd().getTableName()),
+        d.getRegionInfo().getEncodedName());
   }
 
-  /**
-   * Cut points that give the pieces about equal bytes: the first keys of the region's store files'
-   * block index entries (each covering about the same number of bytes of its file), weighted by
-   * file size, at equal steps of the cumulative weight. Reads only the files' index blocks. Null
-   * when the region's files cannot be read that way (reference files after a split, no index), and
-   * the key space is cut evenly instead.
-   *
-   * @return {@code pieces + 1} keys: the region's first row, the {@code pieces - 1} cuts, and a
-   *     last key, as {@link Bytes#split} returns them
-   */
-  static byte[][] indexCuts(
-      Configuration conf, TableSnapshotInputFormatImpl.InputSplit d, int pieces) {
-    try {
-      Path regionDir =
-          new Path(
-              CommonFSUtils.getTableDir(new Path(d.getRestoreDir()), d.getHtd().getTableName()),
-              d.getRegionInfo().getEncodedName());
-      FileSystem fs = regionDir.getFileSystem(conf);
-      // Each root index entry covers its file from its key to the next entry's key (or the
-      // file's last key) and about the same share of the file's bytes.
-      List<Span> spans = new ArrayList<>();
-      for (FileStatus family : fs.listStatus(regionDir)) {
-        if (!family.isDirectory() || family.getPath().getName().startsWith(".")) {
-          continue;
-        }
-        for (FileStatus file : fs.listStatus(family.getPath())) {
-          StoreFileInfo info = new StoreFileInfo(conf, fs, file);
-          if (info.isReference()) {
-            return null;
-          }
-          FileStatus real = info.getReferencedFileStatus(fs);
-          HFile.Reader reader =
-              HFile.createReader(fs, real.getPath(), CacheConfig.DISABLED, true, conf);
-          try {
-            spans.addAll(spans(reader, real.getLen()));
-          } finally {
-            reader.close();
-          }
-        }
-      }
-      return cutsFromSpans(spans, pieces);
-    } catch (IOException | RuntimeException e) {
-      LOG.info(
-          "cannot read the block index of region {} ({}); cutting its key space evenly",
-          d.getRegionInfo().getEncodedName(),
-          e.getMessage());
-      return null;
+  private static Set<String> families(TableSnapshotInputFormatImpl.InputSplit d) {
+    Set<String> names = new TreeSet<>();
+    for (byte[] family : d.getHtd().getColumnFamilyNames()) {
+      names.add(Bytes.toString(family));
     }
-  }
-
-  /** A key range of one store file and the bytes it holds. */
-  record Span(byte[] from, byte[] to, double bytes) {}
-
-  private static List<Span> spans(HFile.Reader reader, long fileBytes) throws IOException {
-    List<Cell> keys = rootKeys(reader);
-    int entries = keys.size();
-    List<Span> out = new ArrayList<>();
-    if (entries == 0 || reader.getLastKey().isEmpty()) {
-      return out;
-    }
-    byte[] last = CellUtil.cloneRow(reader.getLastKey().get());
-    for (int i = 0; i < entries; i++) {
-      byte[] from = CellUtil.cloneRow(keys.get(i));
-      byte[] to = i + 1 < entries ? CellUtil.cloneRow(keys.get(i + 1)) : last;
-      out.add(new Span(from, to, fileBytes / (double) entries));
-    }
-    return out;
-  }
-
-  /**
-   * The first keys of a store file's root block index entries, in order: each entry covers about
-   * the same share of the file's bytes (one data block in a flat index, many in a deep one).
-   */
-  static List<Cell> rootKeys(HFile.Reader reader) throws IOException {
-    List<Cell> keys = new ArrayList<>();
-    for (StoreFileIndex.Entry e : StoreFileIndex.root(reader)) {
-      keys.add(e.key());
-    }
-    return keys;
-  }
-
-  /**
-   * Cut points at equal shares of the bytes, assuming bytes spread evenly over the key space within
-   * each span (a span is a few blocks in a flat index, a few thousand in a deep one).
-   */
-  static byte[][] cutsFromSpans(List<Span> spans, int pieces) {
-    if (spans.isEmpty()) {
-      return null;
-    }
-    // Spans of different files overlap; the share before a key is the sum over all spans.
-    TreeMap<byte[], Boolean> points = new TreeMap<>(Bytes.BYTES_COMPARATOR);
-    double total = 0;
-    for (Span s : spans) {
-      points.put(s.from(), true);
-      points.put(s.to(), true);
-      total += s.bytes();
-    }
-    byte[][] cuts = new byte[pieces + 1][];
-    cuts[0] = points.firstKey();
-    cuts[pieces] = points.lastKey();
-    List<byte[]> keys = new ArrayList<>(points.keySet());
-    int next = 1;
-    for (int i = 0; i + 1 < keys.size() && next < pieces; i++) {
-      double before = bytesBefore(spans, keys.get(i));
-      double after = bytesBefore(spans, keys.get(i + 1));
-      while (next < pieces && total * next / pieces < after) {
-        double f = after == before ? 0 : (total * next / pieces - before) / (after - before);
-        byte[][] steps = Bytes.split(keys.get(i), keys.get(i + 1), 98);
-        byte[] cut = steps == null ? keys.get(i) : steps[(int) Math.round(f * 99)];
-        if (Bytes.compareTo(cut, cuts[next - 1]) <= 0) {
-          return null;
-        }
-        cuts[next++] = cut;
-      }
-    }
-    return next == pieces ? cuts : null;
-  }
-
-  /** The bytes of all spans before {@code key}, spans counted in proportion to the key space. */
-  private static double bytesBefore(List<Span> spans, byte[] key) {
-    double sum = 0;
-    for (Span s : spans) {
-      if (Bytes.compareTo(key, s.to()) >= 0) {
-        sum += s.bytes();
-      } else if (Bytes.compareTo(key, s.from()) > 0) {
-        sum += s.bytes() * keyFraction(s.from(), s.to(), key);
-      }
-    }
-    return sum;
-  }
-
-  /** Where {@code key} lies between {@code from} and {@code to}, 0..1, in the key space. */
-  static double keyFraction(byte[] from, byte[] to, byte[] key) {
-    int length = Math.max(Math.max(from.length, to.length), key.length);
-    java.math.BigInteger a = number(from, length);
-    java.math.BigInteger b = number(to, length);
-    java.math.BigInteger k = number(key, length);
-    java.math.BigInteger span = b.subtract(a);
-    if (span.signum() <= 0) {
-      return 0;
-    }
-    return Math.max(
-        0,
-        Math.min(
-            1,
-            new java.math.BigDecimal(k.subtract(a))
-                .divide(new java.math.BigDecimal(span), java.math.MathContext.DECIMAL64)
-                .doubleValue()));
-  }
-
-  private static java.math.BigInteger number(byte[] key, int length) {
-    byte[] padded = new byte[length + 1];
-    System.arraycopy(key, 0, padded, 1, key.length);
-    return new java.math.BigInteger(padded);
-  }
-
-  /** The region's first or last row, read through the region server (one key, cheap). */
-  private static byte[] edgeRow(Table table, RegionInfo region, boolean last) throws IOException {
-    Scan scan =
-        new Scan()
-            .withStartRow(last ? region.getEndKey() : region.getStartKey())
-            .withStopRow(last ? region.getStartKey() : region.getEndKey())
-            .setReversed(last)
-            .setLimit(1)
-            .setFilter(new FilterList(new FirstKeyOnlyFilter(), new KeyOnlyFilter()));
-    if (last && region.getEndKey().length == 0) {
-      scan.withStartRow(new byte[0]);
-    }
-    try (ResultScanner s = table.getScanner(scan)) {
-      Result r = s.next();
-      return r == null ? null : r.getRow();
-    }
+    return names;
   }
 
   /** The split's fields, read back from its serialized form (HBase keeps the getter private). */

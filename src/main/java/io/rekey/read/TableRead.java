@@ -66,7 +66,7 @@ public final class TableRead implements AutoCloseable {
       String purpose) {
     if (read == ReadMode.LIVE_SCAN) {
       return new TableRead(
-          connection, conf, table, SourceReader.live(sc, conf, table, scan), null, null);
+          connection, conf, table, SourceReader.liveInPieces(sc, conf, table, scan), null, null);
     }
     // A snapshot restored where the job cannot write would be left behind: check first.
     RunFiles.checkUsable(conf, staging, sc.master());

@@ -461,7 +461,7 @@ public final class RekeyJob {
       JavaPairRDD<ImmutableBytesWritable, Result> source =
           fresher != null ? fresher.rows() : copy.read(snapshot);
       JavaPairRDD<ImmutableBytesWritable, Result> target =
-          SourceReader.live(
+          SourceReader.liveInPieces(
               sc, conf, options.target(), SourceReader.fullScan(options.batch(), options.raw()));
       sc.setJobGroup(
           "verify",

@@ -149,7 +149,7 @@ public final class RepairJob {
             staging,
             "rekey-repair")) {
       JavaPairRDD<ImmutableBytesWritable, Result> targetRows =
-          SourceReader.live(sc, conf, rekey.target(), sides.targetScan(rekey.batch()));
+          SourceReader.liveInPieces(sc, conf, rekey.target(), sides.targetScan(rekey.batch()));
       int partitions = 2 * SparkCores.of(sc).cores();
       JavaRDD<RowDifferences.Differing> differing =
           RowDifferences.of(

@@ -145,7 +145,7 @@ public final class VerifyJob {
             staging,
             "rekey-verify")) {
       JavaPairRDD<ImmutableBytesWritable, Result> target =
-          SourceReader.live(sc, conf, options.target(), sides.targetScan(options.batch()));
+          SourceReader.liveInPieces(sc, conf, options.target(), sides.targetScan(options.batch()));
       return new VerifyJob(
               sc,
               options.mapping(),
