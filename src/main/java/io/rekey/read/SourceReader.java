@@ -20,8 +20,10 @@ import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * Reads a table into Spark: from a snapshot's HFiles (TableSnapshotInputFormat: a consistent point
- * in time, no load on the region servers) or with a live scan (TableInputFormat). One Spark
- * partition per region. Every version of every cell is read; wide rows arrive in batches of cells.
+ * in time, no load on the region servers) or with a live scan (TableInputFormat). Full reads come
+ * in about {@link #readTasks} partitions, big regions cut into key ranges of their own ({@link
+ * RegionCuts}); windowed live scans in one per region. Every version of every cell is read; wide
+ * rows arrive in batches of cells.
  */
 public final class SourceReader {
   /** TableSnapshotInputFormatImpl.SNAPSHOT_INPUTFORMAT_SCAN_METRICS_ENABLED. */
