@@ -35,8 +35,6 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * TableSnapshotInputFormat with large regions read by several tasks. A wanted number of read tasks
@@ -48,8 +46,6 @@ import org.slf4j.LoggerFactory;
  * in one piece.
  */
 public final class SubdividedSnapshotInputFormat extends TableSnapshotInputFormat {
-  private static final Logger LOG = LoggerFactory.getLogger(SubdividedSnapshotInputFormat.class);
-
   /** How many read tasks to aim for in all (at most 16 per region; at least one per region). */
   public static final String READ_TASKS = "rekey.snapshot.read.tasks";
 
