@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -18,6 +19,7 @@ import org.apache.hadoop.hbase.client.Result;
 import org.apache.hadoop.hbase.client.ResultScanner;
 import org.apache.hadoop.hbase.client.Scan;
 import org.apache.hadoop.hbase.client.Table;
+import org.apache.hadoop.hbase.client.TableDescriptor;
 import org.apache.hadoop.hbase.filter.FilterList;
 import org.apache.hadoop.hbase.filter.FirstKeyOnlyFilter;
 import org.apache.hadoop.hbase.filter.KeyOnlyFilter;
@@ -64,6 +66,15 @@ final class RegionCuts {
       pieces[i] = Math.min(MAX_PIECES_PER_REGION, 1 + more);
     }
     return pieces;
+  }
+
+  /** The table's family names: the directories {@link #fromStoreFiles} reads in a region's. */
+  static Set<String> families(TableDescriptor table) {
+    Set<String> names = new TreeSet<>();
+    for (byte[] family : table.getColumnFamilyNames()) {
+      names.add(Bytes.toString(family));
+    }
+    return names;
   }
 
   /**

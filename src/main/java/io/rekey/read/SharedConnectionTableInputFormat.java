@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.TableName;
@@ -17,7 +16,6 @@ import org.apache.hadoop.hbase.client.Table;
 import org.apache.hadoop.hbase.io.ImmutableBytesWritable;
 import org.apache.hadoop.hbase.mapreduce.TableInputFormat;
 import org.apache.hadoop.hbase.mapreduce.TableSplit;
-import org.apache.hadoop.hbase.util.Bytes;
 import org.apache.hadoop.hbase.util.CommonFSUtils;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -61,10 +59,7 @@ public final class SharedConnectionTableInputFormat extends TableInputFormat {
     TableName name = TableName.valueOf(conf.get(INPUT_TABLE));
     List<InputSplit> out = new ArrayList<>();
     try (Table table = connection.getTable(name)) {
-      Set<String> families = new TreeSet<>();
-      for (byte[] family : table.getDescriptor().getColumnFamilyNames()) {
-        families.add(Bytes.toString(family));
-      }
+      Set<String> families = RegionCuts.families(table.getDescriptor());
       for (int i = 0; i < splits.size(); i++) {
         TableSplit split = (TableSplit) splits.get(i);
         int pieces = piecesOf[i];

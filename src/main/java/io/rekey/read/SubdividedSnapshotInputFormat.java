@@ -10,8 +10,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hbase.RegionMetrics;
@@ -80,7 +78,8 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
           continue;
         }
         RegionInfo region = d.getRegionInfo();
-        byte[][] cuts = RegionCuts.fromStoreFiles(conf, regionDir(d), families(d), pieces);
+        byte[][] cuts =
+            RegionCuts.fromStoreFiles(conf, regionDir(d), RegionCuts.families(d.getHtd()), pieces);
         if (cuts == null) {
           try (Table table = connection.getTable(d.getHtd().getTableName())) {
             cuts = RegionCuts.betweenEdges(table, region.getStartKey(), region.getEndKey(), pieces);
@@ -151,14 +150,6 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
     return new Path(
         CommonFSUtils.getTableDir(new Path(d.getRestoreDir()), d.getHtd().getTableName()),
         d.getRegionInfo().getEncodedName());
-  }
-
-  private static Set<String> families(TableSnapshotInputFormatImpl.InputSplit d) {
-    Set<String> names = new TreeSet<>();
-    for (byte[] family : d.getHtd().getColumnFamilyNames()) {
-      names.add(Bytes.toString(family));
-    }
-    return names;
   }
 
   /** The split's fields, read back from its serialized form (HBase keeps the getter private). */

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.Arrays;
 import org.apache.commons.codec.digest.MurmurHash3;
 import org.apache.hadoop.hbase.Cell;
+import org.apache.hadoop.hbase.util.Bytes;
 
 /**
  * An order-independent digest of a set of cells: the count and two 64-bit sums of each cell's
@@ -56,13 +57,13 @@ public record CellDigest(long cells, long sumHigh, long sumLow) implements Seria
       long[] h =
           MurmurHash3.hash128x64(
               cell.getValueArray(), cell.getValueOffset(), cell.getValueLength(), 0);
-      at = putInt(buffer, at, cell.getValueLength());
-      at = putLong(buffer, at, h[0]);
-      at = putLong(buffer, at, h[1]);
+      at = Bytes.putInt(buffer, at, cell.getValueLength());
+      at = Bytes.putLong(buffer, at, h[0]);
+      at = Bytes.putLong(buffer, at, h[1]);
     } else {
       at = part(buffer, at, cell.getValueArray(), cell.getValueOffset(), cell.getValueLength());
     }
-    at = putLong(buffer, at, cell.getTimestamp());
+    at = Bytes.putLong(buffer, at, cell.getTimestamp());
     buffer[at++] = cell.getType().getCode();
     long[] h = MurmurHash3.hash128x64(buffer, 0, at, 0);
     return new CellDigest(1, h[0], h[1]);
@@ -73,23 +74,6 @@ public record CellDigest(long cells, long sumHigh, long sumLow) implements Seria
   }
 
   private static int part(byte[] buffer, int at, byte[] from, int offset, int length) {
-    at = putInt(buffer, at, length);
-    System.arraycopy(from, offset, buffer, at, length);
-    return at + length;
-  }
-
-  private static int putInt(byte[] buffer, int at, int v) {
-    buffer[at] = (byte) (v >>> 24);
-    buffer[at + 1] = (byte) (v >>> 16);
-    buffer[at + 2] = (byte) (v >>> 8);
-    buffer[at + 3] = (byte) v;
-    return at + 4;
-  }
-
-  private static int putLong(byte[] buffer, int at, long v) {
-    for (int shift = 56; shift >= 0; shift -= 8) {
-      buffer[at++] = (byte) (v >>> shift);
-    }
-    return at;
+    return Bytes.putBytes(buffer, Bytes.putInt(buffer, at, length), from, offset, length);
   }
 }
