@@ -30,13 +30,10 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
   @Override
   public List<Grant> grants(RepairOptions o) {
     RekeyOptions rekey = o.rekey();
-    // The source through a snapshot (unless live), the target live.
+    // Both compared through snapshots (unless live); the differing rows then read and written live.
     List<Grant> grants = new ArrayList<>(Grant.fullRead(rekey.source(), rekey.read()));
-    grants.addAll(
-        List.of(
-            Grant.read(rekey.target()),
-            Grant.describe(rekey.target()),
-            Grant.write(rekey.target())));
+    grants.addAll(Grant.fullRead(rekey.target(), rekey.read()));
+    grants.add(Grant.write(rekey.target()));
     grants.addAll(Grant.state(TableName.valueOf(rekey.stateTable())));
     return grants;
   }

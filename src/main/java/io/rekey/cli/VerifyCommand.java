@@ -27,8 +27,7 @@ final class VerifyCommand implements Command<VerifyOptions> {
   @Override
   public List<Grant> grants(VerifyOptions o) {
     List<Grant> grants = new ArrayList<>(Grant.fullRead(o.source(), o.read()));
-    grants.add(Grant.read(o.target()));
-    grants.add(Grant.describe(o.target()));
+    grants.addAll(Grant.fullRead(o.target(), o.read()));
     // The definition a rekey pinned, when there is a state table.
     grants.add(Grant.read(TableName.valueOf(o.stateTable())));
     return grants;
