@@ -35,13 +35,9 @@ final class RekeyCommand implements Command<RekeyOptions> {
   static List<Grant> grantsOf(RekeyOptions o) {
     List<Grant> grants = new ArrayList<>(Grant.fullRead(o.source(), o.read()));
     grants.addAll(Grant.bulkLoad(o.target()));
-    // Its verify reads the target as it reads the source; a target it creates is its own.
-    if (o.verify()) {
-      grants.addAll(Grant.fullRead(o.target(), o.read()));
-    } else {
-      grants.add(Grant.read(o.target()));
-      grants.add(Grant.describe(o.target()));
-    }
+    // Its verify reads the target; a target it creates is its own.
+    grants.add(Grant.read(o.target()));
+    grants.add(Grant.describe(o.target()));
     grants.addAll(Grant.state(TableName.valueOf(o.stateTable())));
     return grants;
   }

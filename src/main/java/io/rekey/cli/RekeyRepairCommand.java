@@ -30,10 +30,14 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
   @Override
   public List<Grant> grants(RepairOptions o) {
     RekeyOptions rekey = o.rekey();
-    // Both compared through snapshots (unless live); the differing rows then read and written live.
+    // The source through a snapshot (unless live); the target through one where these grants
+    // allow it (TableRead.openCompared), else live.
     List<Grant> grants = new ArrayList<>(Grant.fullRead(rekey.source(), rekey.read()));
-    grants.addAll(Grant.fullRead(rekey.target(), rekey.read()));
-    grants.add(Grant.write(rekey.target()));
+    grants.addAll(
+        List.of(
+            Grant.read(rekey.target()),
+            Grant.describe(rekey.target()),
+            Grant.write(rekey.target())));
     grants.addAll(Grant.state(TableName.valueOf(rekey.stateTable())));
     return grants;
   }

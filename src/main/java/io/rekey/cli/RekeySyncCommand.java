@@ -47,9 +47,8 @@ final class RekeySyncCommand implements Command<SyncOptions> {
       grants.addAll(Grant.bulkLoad(rekey.target()));
     }
     if (o.finalRun()) {
-      // The final verify (and repair) read both tables through snapshots, unless live.
+      // The final verify (and repair) read the source through a snapshot, unless live.
       grants.addAll(Grant.snapshotRead(rekey.source(), rekey.read()));
-      grants.addAll(Grant.snapshotRead(rekey.target(), rekey.read()));
     }
     grants.addAll(Grant.state(TableName.valueOf(rekey.stateTable())));
     return grants;

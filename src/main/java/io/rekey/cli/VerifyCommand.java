@@ -27,7 +27,8 @@ final class VerifyCommand implements Command<VerifyOptions> {
   @Override
   public List<Grant> grants(VerifyOptions o) {
     List<Grant> grants = new ArrayList<>(Grant.fullRead(o.source(), o.read()));
-    grants.addAll(Grant.fullRead(o.target(), o.read()));
+    grants.add(Grant.read(o.target()));
+    grants.add(Grant.describe(o.target()));
     // The definition a rekey pinned, when there is a state table.
     grants.add(Grant.read(TableName.valueOf(o.stateTable())));
     return grants;

@@ -461,7 +461,7 @@ public final class RekeyJob {
                 : null;
         // The target as the source is read: through a snapshot of its own, or live.
         TableRead target =
-            TableRead.open(
+            TableRead.openCompared(
                 sc,
                 connection,
                 conf,

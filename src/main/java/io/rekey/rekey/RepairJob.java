@@ -149,7 +149,7 @@ public final class RepairJob {
                 "rekey-repair");
         // Compared as of a snapshot of its own too; the differing rows are read again live.
         TableRead targetRead =
-            TableRead.open(
+            TableRead.openCompared(
                 sc,
                 connection,
                 conf,

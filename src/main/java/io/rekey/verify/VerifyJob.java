@@ -145,7 +145,7 @@ public final class VerifyJob {
                 staging,
                 "rekey-verify");
         TableRead target =
-            TableRead.open(
+            TableRead.openCompared(
                 sc,
                 connection,
                 conf,
