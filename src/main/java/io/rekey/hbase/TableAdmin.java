@@ -166,12 +166,6 @@ public final class TableAdmin implements ClusterView {
     for (ColumnFamilyDescriptor f : source.getColumnFamilies()) {
       builder.setColumnFamily(ColumnFamilyDescriptorBuilder.copy(f));
     }
-    // Where HBase gives the source's readers HDFS ACLs on its snapshots, it gives the target's
-    // owner the same on the target's: a comparison then reads the target through a snapshot too.
-    String snapshotAcls = source.getValue(GrantCheck.SYNC_ACLS_TO_HDFS);
-    if (snapshotAcls != null) {
-      builder.setValue(GrantCheck.SYNC_ACLS_TO_HDFS, snapshotAcls);
-    }
     return createAsync(builder.build(), splits);
   }
 

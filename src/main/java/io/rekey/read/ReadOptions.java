@@ -15,9 +15,7 @@ public final class ReadOptions {
           "snapshot",
           "read a snapshot (the default): a consistent point in time, no load on region servers");
   public static final OptionDef<Boolean> LIVE_SCAN =
-      OptionDef.flag(
-          "live-scan",
-          "scan through the region servers instead (both tables, where a job compares two)");
+      OptionDef.flag("live-scan", "scan the table through its region servers instead");
   public static final OptionDef<Long> BATCH =
       OptionDef.number(
               "batch",

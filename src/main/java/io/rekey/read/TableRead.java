@@ -3,9 +3,6 @@ package io.rekey.read;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.ReadMode;
 import io.rekey.run.RunFiles;
-import io.rekey.security.Grant;
-import io.rekey.security.GrantCheck;
-import io.rekey.security.MissingGrantException;
 import io.rekey.spark.SparkCores;
 import java.io.IOException;
 import java.util.List;
@@ -98,35 +95,6 @@ public final class TableRead implements AutoCloseable {
       deleteRestore(conf, restore);
       throw e;
     }
-  }
-
-  /**
-   * {@link #open} for the second table of a comparison (the target of verify and repair): through a
-   * snapshot of its own, as the first is read, where this user may take and read one; else live, as
-   * it was always read. A target is often the user's own table that an admin's grants for the
-   * source do not reach: on a secure cluster HBase gives a table's readers HDFS ACLs on its
-   * snapshots only where the table asks for them, and the user may lack ADMIN on a table an admin
-   * made. A comparison then still runs, with the region servers serving that side.
-   */
-  public static TableRead openCompared(
-      JavaSparkContext sc,
-      Connection connection,
-      Configuration conf,
-      TableName table,
-      Scan scan,
-      ReadMode read,
-      Path staging,
-      String purpose) {
-    ReadMode mode = read;
-    if (read == ReadMode.SNAPSHOT && GrantCheck.applies(conf)) {
-      try {
-        GrantCheck.require(connection, conf, Grant.snapshotRead(table, read));
-      } catch (MissingGrantException e) {
-        LOG.info("{}: read live, not through a snapshot: {}", table, e.getMessage());
-        mode = ReadMode.LIVE_SCAN;
-      }
-    }
-    return open(sc, connection, conf, table, scan, mode, staging, purpose);
   }
 
   /** The snapshot read, or null for a live scan. */

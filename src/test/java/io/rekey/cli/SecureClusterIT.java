@@ -442,12 +442,6 @@ class SecureClusterIT {
     JsonNode live =
         ok(alice("client", "audit", "--table", noAdmin.getNameAsString(), "--live-scan"));
     assertThat(live.at("/totals/rows").asLong()).isEqualTo(1L);
-
-    // A comparison's target alice may read but not snapshot is scanned live, not refused: the
-    // verify reaches its verdict (the tables differ: exit 4), where a snapshot of it would fail.
-    Scripts.Finished differs = alice("client", copy("verify", noAdmin));
-    assertThat(differs.exit()).as(differs.output()).isEqualTo(4);
-    assertThat(snapshots()).isEqualTo(snapshotsBefore);
   }
 
   /**
