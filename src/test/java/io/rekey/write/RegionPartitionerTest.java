@@ -2,6 +2,7 @@ package io.rekey.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.Random;
 import java.util.TreeSet;
 import org.apache.hadoop.hbase.util.Bytes;
@@ -40,7 +41,7 @@ class RegionPartitionerTest {
         byte[] row = randomKey(random, 12);
         if (random.nextBoolean()) {
           byte[] start = sorted[random.nextInt(sorted.length)];
-          row = java.util.Arrays.copyOf(start, Math.max(0, start.length + random.nextInt(5) - 2));
+          row = Arrays.copyOf(start, Math.max(0, start.length + random.nextInt(5) - 2));
         }
         int expected = 0;
         while (expected < sorted.length && Bytes.compareTo(row, sorted[expected]) >= 0) {
