@@ -5,6 +5,7 @@ import io.rekey.options.Location;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.pacing.Throttle;
+import io.rekey.read.ReadOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,9 @@ final class CommonOptions {
                   // The tool's own settings come from its options: one set here would silently
                   // override them (--gentle, --write-rate) or reach internals.
                   String option = Throttle.optionFor(key);
+                  if (option == null) {
+                    option = ReadOptions.optionFor(key);
+                  }
                   throw io.rekey.options.InvalidOptionException.of(
                       o,
                       raw,

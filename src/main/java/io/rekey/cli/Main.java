@@ -14,6 +14,7 @@ import io.rekey.options.NearestName;
 import io.rekey.options.OptionDef;
 import io.rekey.options.OptionValues;
 import io.rekey.pacing.Throttle;
+import io.rekey.read.ReadOptions;
 import io.rekey.run.RunLockedException;
 import io.rekey.security.AccessDenied;
 import io.rekey.security.DelegationTokens;
@@ -254,6 +255,9 @@ public final class Main {
       HBaseSettings hbase = CommonOptions.hbaseSettings(values, env);
       if (command.about().throttled()) {
         hbase = hbase.withDefaults(Throttle.from(values).properties());
+      }
+      if (declared.contains(ReadOptions.TARGET_SNAPSHOT_MIB)) {
+        hbase = hbase.withDefaults(ReadOptions.comparedTargetProperties(values));
       }
       context = new CommandContext(out, err, hbase, values.get(CommonOptions.JSON));
     } catch (InvalidOptionException e) {

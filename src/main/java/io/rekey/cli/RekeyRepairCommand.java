@@ -30,7 +30,8 @@ final class RekeyRepairCommand implements Command<RepairOptions> {
   @Override
   public List<Grant> grants(RepairOptions o) {
     RekeyOptions rekey = o.rekey();
-    // The source through a snapshot (unless live), the target live.
+    // The source through a snapshot (unless live); the target through one where these grants
+    // allow it (TableRead.openCompared), else live.
     List<Grant> grants = new ArrayList<>(Grant.fullRead(rekey.source(), rekey.read()));
     grants.addAll(
         List.of(

@@ -5,7 +5,9 @@ import io.rekey.security.GrantCheck;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +16,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.hbase.NamespaceDescriptor;
+import org.apache.hadoop.hbase.RegionMetrics;
+import org.apache.hadoop.hbase.ServerName;
+import org.apache.hadoop.hbase.Size;
 import org.apache.hadoop.hbase.TableName;
 import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.ColumnFamilyDescriptor;
@@ -113,6 +118,29 @@ public final class TableAdmin implements ClusterView {
   }
 
   /**
+   * The bytes each region of {@code table} holds, store files and memstore, as its region server
+   * reports them now, by region name ({@link Bytes#toStringBinary}); a region no live server
+   * reports is absent.
+   */
+  public Map<String, Long> regionBytes(TableName table) {
+    Map<String, Long> byName = new HashMap<>();
+    try (Admin admin = connection.getAdmin()) {
+      for (ServerName server : admin.getRegionServers()) {
+        for (RegionMetrics m : admin.getRegionMetrics(server, table)) {
+          long bytes =
+              (long) m.getStoreFileSize().get(Size.Unit.BYTE)
+                  + (long) m.getMemStoreSize().get(Size.Unit.BYTE);
+          byName.put(Bytes.toStringBinary(m.getRegionName()), bytes);
+        }
+      }
+    } catch (IOException e) {
+      throw new RekeyException(
+          "cannot read the region sizes of " + table + ": " + e.getMessage(), e);
+    }
+    return byName;
+  }
+
+  /**
    * Families of {@code target} must be exactly {@code source}'s, or the copy cannot be faithful.
    */
   public static void requireSameFamilies(TableDescriptor source, TableDescriptor target) {
@@ -165,6 +193,12 @@ public final class TableAdmin implements ClusterView {
     TableDescriptorBuilder builder = TableDescriptorBuilder.newBuilder(target);
     for (ColumnFamilyDescriptor f : source.getColumnFamilies()) {
       builder.setColumnFamily(ColumnFamilyDescriptorBuilder.copy(f));
+    }
+    // Where HBase gives the source's readers HDFS ACLs on its snapshots, it gives the target's
+    // owner the same on the target's: a comparison then reads the target through a snapshot too.
+    String snapshotAcls = source.getValue(GrantCheck.SYNC_ACLS_TO_HDFS);
+    if (snapshotAcls != null) {
+      builder.setValue(GrantCheck.SYNC_ACLS_TO_HDFS, snapshotAcls);
     }
     return createAsync(builder.build(), splits);
   }

@@ -1,5 +1,6 @@
 package io.rekey.read;
 
+import io.rekey.hbase.TableAdmin;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -7,16 +8,11 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hbase.RegionMetrics;
-import org.apache.hadoop.hbase.ServerName;
-import org.apache.hadoop.hbase.Size;
 import org.apache.hadoop.hbase.TableName;
-import org.apache.hadoop.hbase.client.Admin;
 import org.apache.hadoop.hbase.client.Connection;
 import org.apache.hadoop.hbase.client.ConnectionFactory;
 import org.apache.hadoop.hbase.client.RegionInfo;
@@ -113,18 +109,8 @@ public final class SubdividedSnapshotInputFormat extends TableSnapshotInputForma
   private static long[] sizes(
       Connection connection, List<TableSnapshotInputFormatImpl.InputSplit> regions)
       throws IOException {
-    Map<String, Long> byName = new HashMap<>();
     TableName table = regions.get(0).getHtd().getTableName();
-    try (Admin admin = connection.getAdmin()) {
-      for (ServerName server : admin.getRegionServers()) {
-        for (RegionMetrics m : admin.getRegionMetrics(server, table)) {
-          long bytes =
-              (long) m.getStoreFileSize().get(Size.Unit.BYTE)
-                  + (long) m.getMemStoreSize().get(Size.Unit.BYTE);
-          byName.put(Bytes.toStringBinary(m.getRegionName()), bytes);
-        }
-      }
-    }
+    Map<String, Long> byName = new TableAdmin(connection).regionBytes(table);
     long[] sizes = new long[regions.size()];
     long known = 0;
     int found = 0;

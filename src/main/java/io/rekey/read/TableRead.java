@@ -3,6 +3,9 @@ package io.rekey.read;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.ReadMode;
 import io.rekey.run.RunFiles;
+import io.rekey.security.Grant;
+import io.rekey.security.GrantCheck;
+import io.rekey.security.MissingGrantException;
 import io.rekey.spark.SparkCores;
 import java.io.IOException;
 import java.util.List;
@@ -95,6 +98,77 @@ public final class TableRead implements AutoCloseable {
       deleteRestore(conf, restore);
       throw e;
     }
+  }
+
+  /**
+   * Below this many bytes of store files and memstore, the second table of a comparison is scanned
+   * live rather than through a snapshot (set by {@link ReadOptions#TARGET_SNAPSHOT_MIB}; 0
+   * snapshots every table). A snapshot costs its flush, its procedure and its restore, seconds
+   * whatever the table's size, where a live scan of a small table costs a fraction of one; past
+   * some tens of MiB the snapshot read wins.
+   */
+  public static final String COMPARED_SNAPSHOT_MIN_BYTES = "rekey.compare.snapshot.min.bytes";
+
+  static final long DEFAULT_COMPARED_SNAPSHOT_MIN_BYTES = 64L << 20;
+
+  /**
+   * {@link #open} for the second table of a comparison (the target of verify and repair): through a
+   * snapshot of its own, as the first is read, where it holds at least {@link
+   * #COMPARED_SNAPSHOT_MIN_BYTES} and this user may take and read one; else live. A target is often
+   * the user's own table that an admin's grants for the source do not reach: on a secure cluster
+   * HBase gives a table's readers HDFS ACLs on its snapshots only where the table asks for them,
+   * and the user may lack ADMIN on a table an admin made. A comparison then still runs, with the
+   * region servers serving that side.
+   */
+  public static TableRead openCompared(
+      JavaSparkContext sc,
+      Connection connection,
+      Configuration conf,
+      TableName table,
+      Scan scan,
+      ReadMode read,
+      Path staging,
+      String purpose) {
+    return open(
+        sc,
+        connection,
+        conf,
+        table,
+        scan,
+        comparedMode(connection, conf, table, read),
+        staging,
+        purpose);
+  }
+
+  private static ReadMode comparedMode(
+      Connection connection, Configuration conf, TableName table, ReadMode read) {
+    if (read == ReadMode.LIVE_SCAN) {
+      return read;
+    }
+    long min = conf.getLong(COMPARED_SNAPSHOT_MIN_BYTES, DEFAULT_COMPARED_SNAPSHOT_MIN_BYTES);
+    long bytes =
+        min == 0
+            ? 0
+            : new TableAdmin(connection)
+                .regionBytes(table).values().stream().mapToLong(b -> b).sum();
+    if (bytes < min) {
+      LOG.info(
+          "{}: read live, not through a snapshot: it holds {} bytes, under {}={}",
+          table,
+          bytes,
+          COMPARED_SNAPSHOT_MIN_BYTES,
+          min);
+      return ReadMode.LIVE_SCAN;
+    }
+    if (GrantCheck.applies(conf)) {
+      try {
+        GrantCheck.require(connection, conf, Grant.snapshotRead(table, read));
+      } catch (MissingGrantException e) {
+        LOG.info("{}: read live, not through a snapshot: {}", table, e.getMessage());
+        return ReadMode.LIVE_SCAN;
+      }
+    }
+    return read;
   }
 
   /** The snapshot read, or null for a live scan. */

@@ -433,8 +433,9 @@ public final class RekeyJob {
   }
 
   /**
-   * Compares the source with the target: through the run's snapshot while it exists (the same point
-   * in time that was copied), else through a fresh snapshot, or a live scan.
+   * Compares the source with the target: the source through the run's snapshot while it exists (the
+   * same point in time that was copied), else through a fresh snapshot, or a live scan; the target
+   * through a snapshot of its own, or a live scan.
    */
   public VerifyResult verify(RunManifest manifest) {
     long t0 = System.nanoTime();
@@ -447,22 +448,30 @@ public final class RekeyJob {
     }
     // A fresh snapshot's lifecycle is TableRead's: taken here, deleted when verify is done.
     try (TableRead fresher =
-        fresh
-            ? TableRead.open(
+            fresh
+                ? TableRead.open(
+                    sc,
+                    connection,
+                    conf,
+                    options.source(),
+                    copy.sourceScan(),
+                    ReadMode.SNAPSHOT,
+                    runDir,
+                    "rekey-verify")
+                : null;
+        // The target as the source is read: through a snapshot of its own, or live.
+        TableRead target =
+            TableRead.openCompared(
                 sc,
                 connection,
                 conf,
-                options.source(),
-                copy.sourceScan(),
-                ReadMode.SNAPSHOT,
+                options.target(),
+                SourceReader.fullScan(options.batch(), options.raw()),
+                options.read(),
                 runDir,
-                "rekey-verify")
-            : null) {
+                "rekey-verify")) {
       JavaPairRDD<ImmutableBytesWritable, Result> source =
           fresher != null ? fresher.rows() : copy.read(snapshot);
-      JavaPairRDD<ImmutableBytesWritable, Result> target =
-          SourceReader.liveInPieces(
-              sc, conf, options.target(), SourceReader.fullScan(options.batch(), options.raw()));
       sc.setJobGroup(
           "verify",
           "verify: " + options.source() + " through the key mapping vs " + options.target(),
@@ -473,7 +482,8 @@ public final class RekeyJob {
               : Counted.everyCell();
       try {
         VerifyResult result =
-            new VerifyJob(sc, options.mapping(), starts, counted, counted).compare(source, target);
+            new VerifyJob(sc, options.mapping(), starts, counted, counted)
+                .compare(source, target.rows());
         stageSeconds.put("verify", seconds(t0));
         return result;
       } finally {

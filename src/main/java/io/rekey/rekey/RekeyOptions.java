@@ -112,6 +112,7 @@ public record RekeyOptions(
         TARGET_KEY,
         SNAPSHOT,
         LIVE_SCAN,
+        ReadOptions.TARGET_SNAPSHOT_MIB,
         KEEP_SNAPSHOT,
         STAGING,
         MAX_REJECTS,

@@ -5,7 +5,6 @@ import io.rekey.common.RekeyException;
 import io.rekey.hbase.ShippedConfiguration;
 import io.rekey.hbase.TableAdmin;
 import io.rekey.options.ReadMode;
-import io.rekey.read.SourceReader;
 import io.rekey.read.TableRead;
 import io.rekey.run.RunFiles;
 import io.rekey.run.RunLock;
@@ -139,17 +138,27 @@ public final class RepairJob {
     WriteStats written = WriteStats.NONE;
     double compareSeconds;
     try (TableRead source =
-        TableRead.open(
-            sc,
-            connection,
-            conf,
-            rekey.source(),
-            sides.sourceScan(sourceBatch),
-            rekey.read(),
-            staging,
-            "rekey-repair")) {
-      JavaPairRDD<ImmutableBytesWritable, Result> targetRows =
-          SourceReader.liveInPieces(sc, conf, rekey.target(), sides.targetScan(rekey.batch()));
+            TableRead.open(
+                sc,
+                connection,
+                conf,
+                rekey.source(),
+                sides.sourceScan(sourceBatch),
+                rekey.read(),
+                staging,
+                "rekey-repair");
+        // Compared as of a snapshot of its own too; the differing rows are read again live.
+        TableRead targetRead =
+            TableRead.openCompared(
+                sc,
+                connection,
+                conf,
+                rekey.target(),
+                sides.targetScan(rekey.batch()),
+                rekey.read(),
+                staging,
+                "rekey-repair")) {
+      JavaPairRDD<ImmutableBytesWritable, Result> targetRows = targetRead.rows();
       int partitions = 2 * SparkCores.of(sc).cores();
       JavaRDD<RowDifferences.Differing> differing =
           RowDifferences.of(

@@ -290,7 +290,7 @@ public final class GrantCheck {
   }
 
   /** HBase's key, on the master and on a table, for its readers' HDFS ACLs on its snapshots. */
-  static final String SYNC_ACLS_TO_HDFS = "hbase.acl.sync.to.hdfs.enable";
+  public static final String SYNC_ACLS_TO_HDFS = "hbase.acl.sync.to.hdfs.enable";
 
   /** The refusal of a snapshot read, unless HDFS lets the user at a path. */
   private record Refusal(FileSystem fs, User user, TableName table, Path tableDir) {

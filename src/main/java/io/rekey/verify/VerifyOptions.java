@@ -57,6 +57,7 @@ public record VerifyOptions(
         SharedOptions.TARGET_KEY,
         ReadOptions.SNAPSHOT,
         ReadOptions.LIVE_SCAN,
+        ReadOptions.TARGET_SNAPSHOT_MIB,
         ReadOptions.BATCH,
         SharedOptions.RAW,
         UNTIL,

@@ -62,10 +62,6 @@ class MainTest {
     assertThat(bad.err()).startsWith("error: --write-rate is 'fast' but must be a whole number");
   }
 
-  /**
-   * Every command's help ends with its exit codes: the ones every command has, 3 for those that
-   * take a lock, 4 for those that compare or judge.
-   */
   /** The tool's own settings come from its options: --hbase-set cannot slip them past. */
   @Test
   void hbaseSetRefusesTheToolsOwnSettingsNamingTheOptionToUse() {
@@ -93,8 +89,28 @@ class MainTest {
         CliRun.of("describe", "--table", "t", "--hbase-set", "rekey.bulkload.attempts=1");
     assertThat(internal.exit()).isEqualTo(ExitCode.USAGE);
     assertThat(internal.err()).contains("no option sets this one: leave it out");
+    String[] verify = {
+      "verify", "--source", "a", "--target", "b", "--source-key", "id", "--target-key", "id"
+    };
+    CliRun compared = CliRun.of(with(verify, "--hbase-set", "rekey.compare.snapshot.min.bytes=0"));
+    assertThat(compared.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(compared.err()).contains("use --target-snapshot-mib instead");
+    CliRun negative = CliRun.of(with(verify, "--target-snapshot-mib", "-1"));
+    assertThat(negative.exit()).isEqualTo(ExitCode.USAGE);
+    assertThat(negative.err())
+        .startsWith("error: --target-snapshot-mib is '-1' but must be between 0 and");
   }
 
+  private static String[] with(String[] command, String... more) {
+    List<String> args = new ArrayList<>(List.of(command));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
+  }
+
+  /**
+   * Every command's help ends with its exit codes: the ones every command has, 3 for those that
+   * take a lock, 4 for those that compare or judge.
+   */
   @Test
   void everyCommandsHelpListsItsExitCodes() {
     Map<String, String> lockOrFindings =

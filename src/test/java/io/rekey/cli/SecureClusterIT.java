@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rekey.read.ReadOptions;
 import io.rekey.testing.PseudoCluster;
 import io.rekey.testing.Scripts;
 import java.io.IOException;
@@ -193,7 +194,7 @@ class SecureClusterIT {
     JsonNode audit = ok(alice(mode, "audit", "--table", SOURCE.getNameAsString()));
     assertThat(audit.at("/totals/rows").asLong()).isEqualTo(1500L);
 
-    JsonNode rekey = ok(alice(mode, copy("rekey", target)));
+    JsonNode rekey = ok(alice(mode, copy("rekey", target, EVERY_TARGET_SNAPSHOTTED)));
     assertThat(rekey.at("/verify/matches").asBoolean()).isTrue();
     assertThat(rekey.at("/stored/stored").asLong()).isEqualTo(rekey.get("cellsWritten").asLong());
     JsonNode build = ok(alice(mode, "index", "build", "--def", def));
@@ -202,8 +203,8 @@ class SecureClusterIT {
     appendAsAdmin(SOURCE, 1);
     JsonNode sync = ok(alice(mode, copy("rekey sync", target, "--write", "hfiles")));
     assertThat(sync.at("/totals/cellsWritten").asLong()).isGreaterThan(0L);
-    ok(alice(mode, copy("rekey repair", target)));
-    JsonNode verify = ok(alice(mode, copy("verify", target)));
+    ok(alice(mode, copy("rekey repair", target, EVERY_TARGET_SNAPSHOTTED)));
+    JsonNode verify = ok(alice(mode, copy("verify", target, EVERY_TARGET_SNAPSHOTTED)));
     assertThat(verify.get("matches").asBoolean()).isTrue();
     // An independent read: every cell of the source is in the target.
     assertThat(cells(target)).isEqualTo(cells(SOURCE));
@@ -442,6 +443,12 @@ class SecureClusterIT {
     JsonNode live =
         ok(alice("client", "audit", "--table", noAdmin.getNameAsString(), "--live-scan"));
     assertThat(live.at("/totals/rows").asLong()).isEqualTo(1L);
+
+    // A comparison's target alice may read but not snapshot is scanned live, not refused: the
+    // verify reaches its verdict (the tables differ: exit 4), where a snapshot of it would fail.
+    Scripts.Finished differs = alice("client", copy("verify", noAdmin, EVERY_TARGET_SNAPSHOTTED));
+    assertThat(differs.exit()).as(differs.output()).isEqualTo(4);
+    assertThat(snapshots()).isEqualTo(snapshotsBefore);
   }
 
   /**
@@ -455,6 +462,14 @@ class SecureClusterIT {
     assertThat(errors.get(0)).contains("alice", what, fix);
     assertThat(run.output()).doesNotContain("\tat ");
   }
+
+  /**
+   * Every comparison's target through a snapshot of its own where alice may take one, however
+   * small: the tables here are under the size a snapshot pays for.
+   */
+  private static final String[] EVERY_TARGET_SNAPSHOTTED = {
+    "--" + ReadOptions.TARGET_SNAPSHOT_MIB.name(), "0"
+  };
 
   /** {@code command} from it:messages to {@code target} through the test's key mapping. */
   private static String[] copy(String command, TableName target, String... more) {

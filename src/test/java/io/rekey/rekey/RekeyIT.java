@@ -8,6 +8,7 @@ import io.rekey.keys.ColumnValues;
 import io.rekey.keys.KeyMapping;
 import io.rekey.options.OptionValues;
 import io.rekey.options.OptionsBuilder;
+import io.rekey.read.TableRead;
 import io.rekey.spark.Faults;
 import io.rekey.spark.JobContext;
 import io.rekey.testing.EveryCell;
@@ -410,6 +411,79 @@ class RekeyIT extends OnMiniCluster {
         .isGreaterThanOrEqualTo(0);
     assertThat(diff.sourceCells()).isEqualTo(diff.targetCells());
     assertThat(Arrays.asList(0, 1, 2, 3, 4, 5, 6, 7)).contains(diff.region());
+  }
+
+  @Test
+  void verifyReadsABigEnoughTargetThroughItsOwnSnapshotWhichHoldsWhatTheMemstoreHeld()
+      throws Exception {
+    messages("rk_vsnap_src", 100);
+    RekeyOptions options = options("rk_vsnap_src", "rk_vsnap_dst", SALTED);
+    assertThat(job(options).execute().verify().matches()).isTrue();
+    TableName target = TableName.valueOf("rk_vsnap_dst");
+    long targetCells = TestTables.countCells(target);
+    // Changed in the memstore only, never flushed: a cell deleted under a marker, a cell added.
+    try (Table t = connection.getTable(target);
+        ResultScanner s = t.getScanner(new Scan().setLimit(2))) {
+      Result first = s.next();
+      Cell cell = first.rawCells()[0];
+      t.delete(
+          new org.apache.hadoop.hbase.client.Delete(first.getRow())
+              .addColumn(
+                  CellUtil.cloneFamily(cell), CellUtil.cloneQualifier(cell), cell.getTimestamp()));
+      t.put(new Put(s.next().getRow()).addColumn(b("m"), b("added"), 5L, b("x")));
+    }
+    long readsBefore = regionServerReads(target);
+    VerifyResult bySnapshots = verifyTables(options, io.rekey.options.ReadMode.SNAPSHOT, "0");
+    // The region servers served none of the target's rows: its own snapshot did.
+    assertThat(regionServerReads(target)).isEqualTo(readsBefore);
+    // Under the size for a snapshot (64 MiB by default), the target is scanned live.
+    VerifyResult small = verifyTables(options, io.rekey.options.ReadMode.SNAPSHOT, null);
+    long smallReads = regionServerReads(target) - readsBefore;
+    assertThat(smallReads).isGreaterThanOrEqualTo(100);
+    VerifyResult live = verifyTables(options, io.rekey.options.ReadMode.LIVE_SCAN, "0");
+    assertThat(regionServerReads(target) - readsBefore).isGreaterThanOrEqualTo(smallReads + 100);
+    for (VerifyResult v : List.of(bySnapshots, small, live)) {
+      assertThat(v.matches()).isFalse();
+      assertThat(v.targetCells()).isEqualTo(targetCells); // one cell fewer, one more
+      assertThat(v.sourceCells()).isEqualTo(targetCells);
+      assertThat(v.differences()).isEqualTo(live.differences());
+    }
+    assertThat(bySnapshots.differingRegions()).isBetween(1, 2);
+    try (Admin admin = connection.getAdmin()) {
+      assertThat(admin.listSnapshots()).noneMatch(d -> d.getName().contains("rk_vsnap"));
+    }
+  }
+
+  /**
+   * @param snapshotMinBytes {@link TableRead#COMPARED_SNAPSHOT_MIN_BYTES}, or null for its default
+   */
+  private static VerifyResult verifyTables(
+      RekeyOptions options, io.rekey.options.ReadMode read, String snapshotMinBytes) {
+    Configuration c = new Configuration(conf);
+    if (snapshotMinBytes != null) {
+      c.set(TableRead.COMPARED_SNAPSHOT_MIN_BYTES, snapshotMinBytes);
+    }
+    return VerifyJob.tables(
+        SparkLocal.job(connection, c),
+        new io.rekey.verify.VerifyOptions(
+            options.source(),
+            options.target(),
+            options.mapping(),
+            read,
+            1000,
+            false,
+            null,
+            null,
+            null,
+            false),
+        io.rekey.run.RunFiles.staging(c, null));
+  }
+
+  /** The read requests the region servers counted on {@code table}'s regions. */
+  private static long regionServerReads(TableName table) {
+    return MiniHBase.util().getMiniHBaseCluster().getRegions(table).stream()
+        .mapToLong(r -> r.getReadRequestsCount())
+        .sum();
   }
 
   /** Every cell including delete markers, as a raw scan sees them, mapped or not. */
