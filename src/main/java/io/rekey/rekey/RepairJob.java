@@ -167,7 +167,8 @@ public final class RepairJob {
               rekey.mapping(),
               sides.source(),
               sides.target(),
-              partitions);
+              partitions,
+              admin.regionStartKeys(rekey.target()));
       JavaRDD<RepairStage.Fixed> fixes =
           differing
               .mapPartitions(
