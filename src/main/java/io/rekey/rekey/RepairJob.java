@@ -147,7 +147,8 @@ public final class RepairJob {
                 rekey.read(),
                 staging,
                 "rekey-repair");
-        // Compared as of a snapshot of its own too; the differing rows are read again live.
+        // Through a snapshot of its own where large enough (openCompared); the differing rows are
+        // read again live.
         TableRead targetRead =
             TableRead.openCompared(
                 sc,
