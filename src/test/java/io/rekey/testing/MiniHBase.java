@@ -28,7 +28,9 @@ public final class MiniHBase implements BeforeAllCallback {
       // The web UIs need reflection JDK 17 refuses without flags, and no test looks at them.
       conf.setInt("hbase.master.info.port", -1);
       conf.setInt("hbase.regionserver.info.port", -1);
-      conf.setInt("hbase.client.retries.number", 10);
+      // 18 retries at the tests' 20-ms pause (src/test/resources/hbase-site.xml) wait as long in
+      // all as 10 at HBase's 100 ms did: 38 s.
+      conf.setInt("hbase.client.retries.number", 18);
       // A snapshot's master lock can lose its wake-up in HBase 2.5 and then blocks snapshots of
       // the table until it times out (10 minutes by default); see jobs/hbase-local.sh.
       conf.setInt("hbase.master.procedure.local.master.locks.timeout.ms", 60_000);
