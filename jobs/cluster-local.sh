@@ -145,11 +145,6 @@ write_config() {
     property dfs.datanode.ipc.address "$HOST:$((BASE + 4))"
     property dfs.datanode.hostname "$HOST"
     property dfs.client.use.datanode.hostname true
-    # A client closing a file asks again whether its last block is reported after 20 ms, not
-    # 400: the one DataNode here reports within milliseconds, and every flush, HFile and run file
-    # waited out the 400. Ten asks keep a longer window in all (20 s against 12.4).
-    property dfs.client.block.write.locateFollowingBlock.initial.delay.ms 20
-    property dfs.client.block.write.locateFollowingBlock.retries 10
     # One DataNode: leave safe mode as soon as it has reported.
     property dfs.namenode.safemode.extension 0
     property dfs.namenode.safemode.min.datanodes 1
